@@ -1,0 +1,89 @@
+//! Binary kernels and `where`. Maximum propagates NaN and returns `b` unless `a > b`, matching torch's vectorized
+//! CPU kernel (which decides the sign of max(−0, +0)).
+
+use vkml_core::base::dtype::DType;
+use vkml_core::base::view::View;
+use vkml_core::graph::op::BinaryOp;
+
+use crate::values::{class, encode, gather, Values};
+
+type In<'a> = (&'a [u8], DType, &'a View);
+
+fn cmp<T: PartialOrd>(op: BinaryOp, a: T, b: T) -> Option<bool> {
+    Some(match op {
+        BinaryOp::Eq => a == b,
+        BinaryOp::Ne => a != b,
+        BinaryOp::Lt => a < b,
+        BinaryOp::Le => a <= b,
+        BinaryOp::Gt => a > b,
+        BinaryOp::Ge => a >= b,
+        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Maximum => return None,
+    })
+}
+
+macro_rules! float_op {
+    ($t:ty, $op:expr, $a:expr, $b:expr) => {{
+        let (a, b): ($t, $t) = ($a, $b);
+        match $op {
+            BinaryOp::Add => a + b,
+            BinaryOp::Mul => a * b,
+            BinaryOp::Div => a / b,
+            BinaryOp::Maximum => {
+                if a.is_nan() {
+                    a
+                } else if b.is_nan() || !(a > b) {
+                    b
+                } else {
+                    a
+                }
+            }
+            other => cmp(other, a, b).map_or(0.0, |c| c as u8 as $t),
+        }
+    }};
+}
+
+fn i64_op(op: BinaryOp, a: i64, b: i64) -> i64 {
+    match op {
+        BinaryOp::Add => a.wrapping_add(b),
+        BinaryOp::Mul => a.wrapping_mul(b),
+        // True division always computes in float (the graph casts); kept total for safety.
+        BinaryOp::Div => a.checked_div(b).unwrap_or(0),
+        BinaryOp::Maximum => a.max(b),
+        other => cmp(other, a, b).map_or(0, |c| c as i64),
+    }
+}
+
+pub fn binary(op: BinaryOp, a: In, b: In, out: DType) -> Vec<u8> {
+    let c = class(a.1);
+    let (va, vb) = (gather(a.0, a.1, a.2, c), gather(b.0, b.1, b.2, c));
+    let v = match (va, vb) {
+        (Values::F32(x), Values::F32(y)) => {
+            Values::F32(x.iter().zip(&y).map(|(&p, &q)| float_op!(f32, op, p, q)).collect())
+        }
+        (Values::F64(x), Values::F64(y)) => {
+            Values::F64(x.iter().zip(&y).map(|(&p, &q)| float_op!(f64, op, p, q)).collect())
+        }
+        (Values::I64(x), Values::I64(y)) => Values::I64(x.iter().zip(&y).map(|(&p, &q)| i64_op(op, p, q)).collect()),
+        // Both inputs share a dtype, hence a class.
+        _ => Values::I64(vec![]),
+    };
+    encode(&v, out)
+}
+
+pub fn where_(cond: In, a: In, b: In, out: DType) -> Vec<u8> {
+    let c = class(a.1);
+    let Values::I64(m) = gather(cond.0, cond.1, cond.2, crate::values::Class::I64) else {
+        return vec![];
+    };
+    let v = match (gather(a.0, a.1, a.2, c), gather(b.0, b.1, b.2, c)) {
+        (Values::F32(x), Values::F32(y)) => Values::F32(pick(&m, x, y)),
+        (Values::F64(x), Values::F64(y)) => Values::F64(pick(&m, x, y)),
+        (Values::I64(x), Values::I64(y)) => Values::I64(pick(&m, x, y)),
+        _ => Values::I64(vec![]),
+    };
+    encode(&v, out)
+}
+
+fn pick<T: Copy>(m: &[i64], x: Vec<T>, y: Vec<T>) -> Vec<T> {
+    m.iter().zip(x.iter().zip(&y)).map(|(&c, (&p, &q))| if c != 0 { p } else { q }).collect()
+}

@@ -1,0 +1,123 @@
+//! vkml-backend-cpu: the oracle. Strided, readable and deterministic (fixed reduction orders); it is right first
+//! and every other backend is checked against it.
+
+mod binary;
+mod cast;
+mod create;
+mod matmul;
+mod movement;
+mod reduce;
+mod unary;
+mod values;
+
+use std::sync::{Arc, RwLock};
+
+use vkml_core::backend::{Backend, DeviceInfo, DeviceType, Kernel};
+use vkml_core::base::buffer::{Buffer, DeviceId};
+use vkml_core::base::dtype::DType;
+use vkml_core::graph::op::Op;
+use vkml_core::util::error::{Error, Result};
+use vkml_core::util::future::{ready, BoxFuture};
+
+/// Host memory in NumPy layout; written once by the kernel that produces it.
+pub(crate) struct CpuBuffer {
+    bytes: RwLock<Vec<u8>>,
+}
+
+/// The CPU device.
+pub struct CpuBackend {
+    info: DeviceInfo,
+}
+
+impl CpuBackend {
+    pub fn new() -> CpuBackend {
+        CpuBackend {
+            info: DeviceInfo {
+                label: "cpu".into(),
+                kind: "cpu",
+                index: 0,
+                min_spec: false,
+                adapter: "host CPU".into(),
+                driver: "vkml reference kernels".into(),
+                device_type: DeviceType::Cpu,
+            },
+        }
+    }
+}
+
+impl Default for CpuBackend {
+    fn default() -> Self {
+        CpuBackend::new()
+    }
+}
+
+fn bytes_of(buf: &Buffer) -> Result<std::sync::RwLockReadGuard<'_, Vec<u8>>> {
+    let b = buf.downcast::<CpuBuffer>().ok_or_else(|| Error::Backend("not a CPU buffer".into()))?;
+    Ok(b.bytes.read().unwrap_or_else(|e| e.into_inner()))
+}
+
+fn run_one(k: &Kernel) -> Result<Vec<u8>> {
+    let args: Vec<_> = k.args.iter().map(|a| bytes_of(&a.buffer)).collect::<Result<_>>()?;
+    let ins: Vec<(&[u8], DType, &vkml_core::base::view::View)> =
+        k.args.iter().zip(&args).map(|(a, b)| (b.as_slice(), a.buffer.dtype, &a.view)).collect();
+    let out = k.out.dtype;
+    Ok(match &k.op {
+        Op::Data(h) => h.bytes.clone(),
+        Op::Transfer => return Err(Error::Backend("transfers are uploads, not kernels".into())),
+        Op::Full(s) => create::full(*s, out, &k.shape),
+        Op::Rand { seed, offset } => create::rand(*seed, *offset, out, &k.shape),
+        Op::Randn { seed, offset } => create::randn(*seed, *offset, out, &k.shape),
+        Op::Unary(u) => unary::unary(*u, ins[0], out),
+        Op::Binary(b) => binary::binary(*b, ins[0], ins[1], out),
+        Op::Where => binary::where_(ins[0], ins[1], ins[2], out),
+        Op::Cast => cast::cast(ins[0], out),
+        Op::Copy => movement::copy(ins[0]),
+        Op::Reduce { op, axes } => reduce::reduce(*op, *axes, ins[0], out),
+        Op::Matmul => matmul::matmul(ins[0], ins[1], out),
+        Op::Assign { view } => movement::assign(ins[0], view, ins[1]),
+    })
+}
+
+impl Backend for CpuBackend {
+    fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    fn check(&self, op: &Op, dtype: DType) -> Result<()> {
+        match vkml_core::graph::table::unsupported(op.name(), "cpu", dtype) {
+            Some(reason) => Err(Error::Unsupported(format!(
+                "{} is not supported for dtype {} on device cpu: {reason}",
+                op.name(),
+                dtype.name()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn alloc(&self, id: DeviceId, dtype: DType, len: usize) -> Result<Buffer> {
+        self.upload(id, dtype, &vec![0u8; len * dtype.itemsize()])
+    }
+
+    fn upload(&self, id: DeviceId, dtype: DType, bytes: &[u8]) -> Result<Buffer> {
+        let len = bytes.len() / dtype.itemsize();
+        Ok(Buffer::new(id, dtype, len, Arc::new(CpuBuffer { bytes: RwLock::new(bytes.to_vec()) })))
+    }
+
+    fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()> {
+        let result = (|| {
+            for k in &kernels {
+                let bytes = run_one(k)?;
+                let dst = k.out.downcast::<CpuBuffer>().ok_or_else(|| Error::Backend("not a CPU buffer".into()))?;
+                *dst.bytes.write().unwrap_or_else(|e| e.into_inner()) = bytes;
+            }
+            Ok(())
+        })();
+        ready(result)
+    }
+
+    fn read(&self, buffer: &Buffer) -> BoxFuture<Vec<u8>> {
+        ready(bytes_of(buffer).map(|b| b.clone()))
+    }
+
+    fn drive(&self, _wait: bool) {}
+}

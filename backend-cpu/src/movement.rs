@@ -1,0 +1,24 @@
+//! Copies: materialise a strided view, and write a value into a view of a base buffer (`Assign`).
+
+use vkml_core::base::dtype::DType;
+use vkml_core::base::view::View;
+
+pub fn copy((bytes, dtype, view): (&[u8], DType, &View)) -> Vec<u8> {
+    let w = dtype.itemsize();
+    let mut out = Vec::with_capacity(view.numel() * w);
+    for i in view.indices() {
+        out.extend_from_slice(&bytes[i * w..(i + 1) * w]);
+    }
+    out
+}
+
+/// A copy of the (contiguous) base with the elements under `target` replaced by `value`'s elements in order.
+pub fn assign(base: (&[u8], DType, &View), target: &View, value: (&[u8], DType, &View)) -> Vec<u8> {
+    let w = base.1.itemsize();
+    let mut out = copy(base);
+    let vals = copy(value);
+    for (k, i) in target.indices().into_iter().enumerate() {
+        out[i * w..(i + 1) * w].copy_from_slice(&vals[k * w..(k + 1) * w]);
+    }
+    out
+}

@@ -1,0 +1,88 @@
+//! Reductions over the trailing `axes` dims of a view, each output accumulated sequentially in index order.
+
+use vkml_core::base::dtype::DType;
+use vkml_core::base::view::View;
+use vkml_core::graph::op::ReduceOp;
+
+use crate::values::{class, encode, gather, Class, Values};
+
+pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &View), out: DType) -> Vec<u8> {
+    let inner: usize = view.shape[view.ndim() - axes..].iter().product();
+    let outer: usize = view.shape[..view.ndim() - axes].iter().product();
+    // Integer sums accumulate in i64; every other reduction in the input's own class.
+    let c = if op == ReduceOp::Sum && class(dtype) == Class::I64 { Class::I64 } else { class(dtype) };
+    let vals = gather(bytes, dtype, view, c);
+    let v = match vals {
+        Values::F32(x) => float_reduce(op, &x, outer, inner, 0.0f32, f32::NEG_INFINITY),
+        Values::F64(x) => float_reduce(op, &x, outer, inner, 0.0f64, f64::NEG_INFINITY),
+        Values::I64(x) => Values::I64(
+            (0..outer)
+                .map(|o| {
+                    let row = &x[o * inner..(o + 1) * inner];
+                    match op {
+                        ReduceOp::Sum => row.iter().fold(0i64, |s, &v| s.wrapping_add(v)),
+                        ReduceOp::Max => row.iter().copied().max().unwrap_or(i64::MIN),
+                        ReduceOp::ArgMax => {
+                            let mut best = 0;
+                            for (i, &v) in row.iter().enumerate() {
+                                if v > row[best] {
+                                    best = i;
+                                }
+                            }
+                            best as i64
+                        }
+                    }
+                })
+                .collect(),
+        ),
+    };
+    encode(&v, out)
+}
+
+trait Float: Copy + PartialOrd + std::ops::Add<Output = Self> {
+    fn nan(self) -> bool;
+    fn wrap(v: Vec<Self>) -> Values;
+}
+
+impl Float for f32 {
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+    fn wrap(v: Vec<f32>) -> Values {
+        Values::F32(v)
+    }
+}
+
+impl Float for f64 {
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+    fn wrap(v: Vec<f64>) -> Values {
+        Values::F64(v)
+    }
+}
+
+/// Sum, NaN-propagating max, and argmax where the first NaN (else the first maximum) wins, as torch.
+fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, zero: T, lowest: T) -> Values {
+    let rows = (0..outer).map(|o| &x[o * inner..(o + 1) * inner]);
+    match op {
+        ReduceOp::Sum => T::wrap(rows.map(|r| r.iter().fold(zero, |s, &v| s + v)).collect()),
+        ReduceOp::Max => T::wrap(
+            rows.map(|r| r.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v }))
+                .collect(),
+        ),
+        ReduceOp::ArgMax => Values::I64(
+            rows.map(|r| {
+                let mut best = 0usize;
+                for (i, &v) in r.iter().enumerate() {
+                    let b = r[best];
+                    if !b.nan() && (v.nan() || v > b) {
+                        best = i;
+                    }
+                }
+                best as i64
+            })
+            .collect(),
+        ),
+    }
+}

@@ -1,0 +1,62 @@
+//! Assembles each WGSL kernel family from `shaders/` (common helpers + input bindings + loaders + the family +
+//! its driver) and validates it with naga, so a broken shader fails the build. The assembled text is what runs.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const FAMILIES: [&str; 8] = ["create", "unary", "binary", "where", "cast", "movement", "reduce", "matmul"];
+
+fn assemble(dir: &Path, family: &str) -> Result<String, String> {
+    let read = |name: &str| fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
+    let body = read(&format!("{family}.wgsl"))?;
+    let mut src = read("common.wgsl")?;
+    let inputs: Vec<String> = body
+        .lines()
+        .find_map(|l| l.strip_prefix("// @inputs "))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    let template = read("load.wgsl.in")?;
+    for (k, name) in inputs.iter().enumerate() {
+        src.push_str(&format!("\n@group(0) @binding({}) var<storage, read> {name}: array<u32>;\n", k + 1));
+        src.push_str(&template.replace("SRC", name).replace("[K]", &format!("[{k}u]")).replace("(K,", &format!("({k}u,")));
+    }
+    src.push('\n');
+    src.push_str(&body);
+    if body.lines().any(|l| l.trim() == "// @driver elementwise") {
+        src.push('\n');
+        src.push_str(&read("elementwise.wgsl.in")?);
+    }
+    Ok(src)
+}
+
+fn validate(family: &str, src: &str) -> Result<(), String> {
+    let module = naga::front::wgsl::parse_str(src).map_err(|e| e.emit_to_string(src))?;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+        .validate(&module)
+        .map_err(|e| format!("{family}: {}", e.emit_to_string(src)))?;
+    Ok(())
+}
+
+fn main() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shaders");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    let mut failures = Vec::new();
+    for family in FAMILIES {
+        match assemble(&dir, family).and_then(|src| validate(family, &src).map(|_| src)) {
+            Ok(src) => {
+                if let Err(e) = fs::write(out.join(format!("{family}.wgsl")), src) {
+                    failures.push(format!("{family}: {e}"));
+                }
+            }
+            Err(e) => failures.push(format!("shader family '{family}' is invalid:\n{e}")),
+        }
+    }
+    if !failures.is_empty() {
+        for f in &failures {
+            println!("cargo:warning={}", f.lines().next().unwrap_or_default());
+        }
+        eprintln!("{}", failures.join("\n\n"));
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,28 @@
+//! Binary kernels and where (shaders/binary.wgsl, shaders/where.wgsl); op codes match the shader's switch.
+
+use vkml_core::backend::Kernel;
+use vkml_core::graph::op::BinaryOp;
+use vkml_core::util::error::Result;
+
+use crate::dispatch::Dispatch;
+use crate::elementwise::plan;
+
+pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Dispatch> {
+    let code = match op {
+        BinaryOp::Add => 0,
+        BinaryOp::Mul => 1,
+        BinaryOp::Div => 2,
+        BinaryOp::Maximum => 3,
+        BinaryOp::Eq => 4,
+        BinaryOp::Ne => 5,
+        BinaryOp::Lt => 6,
+        BinaryOp::Le => 7,
+        BinaryOp::Gt => 8,
+        BinaryOp::Ge => 9,
+    };
+    plan(k, "binary", code)
+}
+
+pub fn where_(k: &Kernel) -> Result<Dispatch> {
+    plan(k, "where", 0)
+}

@@ -1,0 +1,93 @@
+//! Opening a Vulkan adapter through wgpu (Vulkan only), with either the adapter's limits or the floor that both
+//! Vulkan 1.3 and WebGPU guarantee; wgpu errors become values instead of panics.
+
+use std::sync::{Arc, Mutex};
+
+use vkml_core::backend::DeviceType;
+use vkml_core::util::error::{Error, Result};
+
+/// The floor (`VKML_MIN_SPEC=1`): WebGPU's defaults with 128 invocations and 4 storage buffers, no immediates,
+/// and no optional features.
+pub fn floor_limits() -> wgpu::Limits {
+    wgpu::Limits {
+        max_compute_invocations_per_workgroup: 128,
+        max_compute_workgroup_size_x: 128,
+        max_compute_workgroup_size_y: 128,
+        max_compute_workgroup_size_z: 64,
+        max_compute_workgroup_storage_size: 16 << 10,
+        max_storage_buffers_per_shader_stage: 4,
+        max_storage_buffer_binding_size: 128 << 20,
+        min_storage_buffer_offset_alignment: 256,
+        max_compute_workgroups_per_dimension: 65_535,
+        max_immediate_size: 0,
+        ..wgpu::Limits::defaults()
+    }
+}
+
+pub struct Opened {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    pub limits: wgpu::Limits,
+    /// The first error wgpu reported outside an error scope (or device loss), kept until someone reads it.
+    pub stray_error: Arc<Mutex<Option<String>>>,
+}
+
+pub fn device_type(info: &wgpu::AdapterInfo) -> DeviceType {
+    match info.device_type {
+        wgpu::DeviceType::DiscreteGpu => DeviceType::DiscreteGpu,
+        wgpu::DeviceType::IntegratedGpu => DeviceType::IntegratedGpu,
+        wgpu::DeviceType::VirtualGpu => DeviceType::VirtualGpu,
+        wgpu::DeviceType::Cpu | wgpu::DeviceType::Other => DeviceType::SoftwareGpu,
+    }
+}
+
+/// Open Vulkan adapter `index` (in wgpu's enumeration order).
+pub fn open(index: usize, min_spec: bool) -> Result<Opened> {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = wgpu::Backends::VULKAN;
+    let instance = wgpu::Instance::new(desc);
+    let adapters = block(instance.enumerate_adapters(wgpu::Backends::VULKAN));
+    let count = adapters.len();
+    let adapter = adapters.into_iter().nth(index).ok_or_else(|| {
+        Error::Device(if count == 0 {
+            "no Vulkan adapter found (is a Vulkan driver such as mesa-vulkan-drivers installed?)".to_string()
+        } else {
+            format!("Vulkan adapter {index} does not exist ({count} found)")
+        })
+    })?;
+    let info = adapter.get_info();
+    let limits = if min_spec { floor_limits() } else { adapter.limits() };
+    let desc = wgpu::DeviceDescriptor {
+        label: Some("vkml"),
+        required_features: wgpu::Features::empty(),
+        required_limits: limits.clone(),
+        ..Default::default()
+    };
+    let (device, queue) = block(adapter.request_device(&desc))
+        .map_err(|e| Error::Backend(format!("could not open Vulkan device {index} ({}): {e}", info.name)))?;
+    let stray_error: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
+    let sink = stray_error.clone();
+    device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+        let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
+        s.get_or_insert_with(|| e.to_string());
+    }));
+    let sink = stray_error.clone();
+    device.set_device_lost_callback(move |reason, msg| {
+        let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
+        s.get_or_insert_with(|| format!("Vulkan device lost ({reason:?}): {msg}"));
+    });
+    Ok(Opened { device, queue, info, limits, stray_error })
+}
+
+/// Block on a future that wgpu resolves without polling (adapter and device requests on native).
+fn block<F: std::future::Future>(fut: F) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
+            return v;
+        }
+        std::thread::yield_now();
+    }
+}

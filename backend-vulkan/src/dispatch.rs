@@ -1,0 +1,25 @@
+//! One planned dispatch: which family runs, its uniform, its storage bindings and its workgroup grid.
+
+use vkml_core::base::buffer::Buffer;
+
+use crate::meta::Meta;
+
+pub struct Dispatch {
+    pub family: &'static str,
+    pub meta: Meta,
+    /// Input buffers in binding order (1, 2, 3); the output is binding 9.
+    pub inputs: Vec<Buffer>,
+    pub groups: (u32, u32, u32),
+}
+
+/// A 2-D grid of `count` workgroups (x is limited to 65,535 on the floor).
+pub fn grid(count: usize) -> (u32, u32, u32) {
+    let count = count.max(1) as u32;
+    let x = count.min(65_535);
+    (x, count.div_ceil(x), 1)
+}
+
+/// Workgroups of 128 invocations covering `slots` slots.
+pub fn slots_grid(slots: usize) -> (u32, u32, u32) {
+    grid(slots.div_ceil(128))
+}

@@ -1,0 +1,297 @@
+//! vkml-backend-vulkan: WGSL compute shaders through wgpu restricted to Vulkan. One command encoder and one
+//! submission per batch; errors from wgpu come back as values through error scopes.
+
+mod binary;
+mod buffer;
+mod cast;
+mod create;
+mod device;
+mod dispatch;
+mod elementwise;
+mod matmul;
+mod meta;
+mod movement;
+mod pipeline;
+mod reduce;
+mod unary;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use wgpu::util::DeviceExt;
+
+use vkml_core::backend::{Backend, DeviceInfo, Kernel};
+use vkml_core::base::buffer::{Buffer, DeviceId};
+use vkml_core::base::dtype::DType;
+use vkml_core::graph::op::Op;
+use vkml_core::graph::table;
+use vkml_core::util::error::{Error, Result};
+use vkml_core::util::future::{ready, BoxFuture};
+use vkml_core::util::stats::{bump, Counter};
+
+use buffer::{from_words, size_bytes, to_words, GpuBuffer, Pool};
+use dispatch::Dispatch;
+use pipeline::Pipelines;
+
+pub use device::floor_limits;
+
+/// A Vulkan device.
+pub struct VulkanBackend {
+    info: DeviceInfo,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    limits: wgpu::Limits,
+    pipelines: Pipelines,
+    pool: Arc<Pool>,
+    stray_error: Arc<Mutex<Option<String>>>,
+}
+
+impl VulkanBackend {
+    /// Open adapter `index`. `min_spec` requests only the floor; `env_forced` says the floor came from
+    /// VKML_MIN_SPEC=1, in which case the device keeps the plain name "vulkan:N".
+    pub fn new(index: usize, min_spec: bool, env_forced: bool) -> Result<VulkanBackend> {
+        let o = device::open(index, min_spec)?;
+        let label =
+            if min_spec && !env_forced { format!("vulkan:{index}:floor") } else { format!("vulkan:{index}") };
+        let info = DeviceInfo {
+            label,
+            kind: "vulkan",
+            index,
+            min_spec,
+            adapter: o.info.name.clone(),
+            driver: format!("{} {}", o.info.driver, o.info.driver_info).trim().to_string(),
+            device_type: device::device_type(&o.info),
+        };
+        Ok(VulkanBackend {
+            info,
+            device: o.device,
+            queue: o.queue,
+            limits: o.limits,
+            pipelines: Pipelines::default(),
+            pool: Arc::new(Pool::default()),
+            stray_error: o.stray_error,
+        })
+    }
+
+    /// The limits the device was opened with.
+    pub fn limits(&self) -> &wgpu::Limits {
+        &self.limits
+    }
+
+    /// Forget pooled buffers (tests vary pool state with it).
+    pub fn clear_pool(&self) {
+        self.pool.clear();
+    }
+
+    fn take_stray_error(&self) -> Option<String> {
+        self.stray_error.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    fn gpu<'a>(&self, b: &'a Buffer) -> Result<&'a GpuBuffer> {
+        b.downcast::<GpuBuffer>().ok_or_else(|| Error::Backend("not a Vulkan buffer".into()))
+    }
+
+    fn new_buffer(&self, bytes: u64) -> wgpu::Buffer {
+        self.pool.take(bytes).unwrap_or_else(|| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("vkml"),
+                size: bytes,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        })
+    }
+
+    fn plan(&self, k: &Kernel) -> Result<Dispatch> {
+        match &k.op {
+            Op::Full(s) => create::full(k, *s),
+            Op::Rand { seed, offset } => create::random(k, *seed, *offset, false),
+            Op::Randn { seed, offset } => create::random(k, *seed, *offset, true),
+            Op::Unary(u) => unary::unary(k, *u),
+            Op::Binary(b) => binary::binary(k, *b),
+            Op::Where => binary::where_(k),
+            Op::Cast => cast::cast(k),
+            Op::Copy => movement::copy(k),
+            Op::Assign { view } => movement::assign(k, view),
+            Op::Reduce { op, axes } => reduce::reduce(k, *op, *axes),
+            Op::Matmul => matmul::matmul(k),
+            Op::Data(_) | Op::Transfer => Err(Error::Backend("uploads are not kernels".into())),
+        }
+    }
+
+    fn encode(&self, enc: &mut wgpu::CommandEncoder, k: &Kernel) -> Result<()> {
+        let d = self.plan(k)?;
+        if d.meta.n == 0 {
+            return Ok(());
+        }
+        let pipeline = self.pipelines.get(&self.device, d.family);
+        let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("vkml meta"),
+            contents: bytemuck::bytes_of(&d.meta),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let out = self.gpu(&k.out)?;
+        let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
+        for (i, b) in d.inputs.iter().enumerate() {
+            entries.push(wgpu::BindGroupEntry { binding: i as u32 + 1, resource: self.gpu(b)?.buffer.as_entire_binding() });
+        }
+        entries.push(wgpu::BindGroupEntry { binding: 9, resource: out.buffer.as_entire_binding() });
+        let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(d.family),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(d.family), timestamp_writes: None });
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &bind, &[]);
+        pass.dispatch_workgroups(d.groups.0, d.groups.1, d.groups.2);
+        bump(Counter::Dispatches, 1);
+        Ok(())
+    }
+}
+
+impl Backend for VulkanBackend {
+    fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    fn check(&self, op: &Op, dtype: DType) -> Result<()> {
+        let reason = table::unsupported(op.name(), "vulkan", dtype)
+            .or(if dtype == DType::F64 { Some("float64 is not available in WGSL shaders") } else { None });
+        match reason {
+            Some(r) => Err(Error::Unsupported(format!(
+                "{} is not supported for dtype {} on device {}: {r}",
+                op.name(),
+                dtype.name(),
+                self.info.label
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn alloc(&self, id: DeviceId, dtype: DType, len: usize) -> Result<Buffer> {
+        let bytes = size_bytes(dtype, len);
+        if bytes > self.limits.max_storage_buffer_binding_size as u64 {
+            return Err(Error::Unsupported(format!(
+                "a {} tensor of {len} elements ({bytes} bytes) exceeds the {} byte storage binding limit of {}",
+                dtype.name(),
+                self.limits.max_storage_buffer_binding_size,
+                self.info.label
+            )));
+        }
+        let buffer = self.new_buffer(bytes);
+        Ok(Buffer::new(id, dtype, len, Arc::new(GpuBuffer { buffer, bytes, pool: self.pool.clone() })))
+    }
+
+    fn upload(&self, id: DeviceId, dtype: DType, bytes: &[u8]) -> Result<Buffer> {
+        self.check(&Op::Transfer, dtype)?;
+        let len = bytes.len() / dtype.itemsize();
+        let buf = self.alloc(id, dtype, len)?;
+        let words = to_words(dtype, bytes);
+        if !words.is_empty() {
+            self.queue.write_buffer(&self.gpu(&buf)?.buffer, 0, &words);
+        }
+        Ok(buf)
+    }
+
+    fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()> {
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("vkml") });
+        let mut result = Ok(());
+        for k in &kernels {
+            if let Err(e) = self.encode(&mut enc, k) {
+                result = Err(e);
+                break;
+            }
+        }
+        if result.is_ok() {
+            self.queue.submit([enc.finish()]);
+            bump(Counter::Submissions, 1);
+        }
+        let oom = oom.pop();
+        let validation = validation.pop();
+        let stray = self.stray_error.clone();
+        Box::pin(async move {
+            result?;
+            if let Some(e) = oom.await {
+                return Err(Error::Backend(format!("out of GPU memory: {e}")));
+            }
+            if let Some(e) = validation.await {
+                return Err(Error::Backend(format!("GPU validation error: {e}")));
+            }
+            if let Some(e) = stray.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                return Err(Error::Backend(e));
+            }
+            Ok(())
+        })
+    }
+
+    fn read(&self, buffer: &Buffer) -> BoxFuture<Vec<u8>> {
+        if let Some(e) = self.take_stray_error() {
+            return ready(Err(Error::Backend(e)));
+        }
+        let src = match self.gpu(buffer) {
+            Ok(b) => b,
+            Err(e) => return ready(Err(e)),
+        };
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("vkml readback"),
+            size: src.bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
+        enc.copy_buffer_to_buffer(&src.buffer, 0, &staging, 0, src.bytes);
+        self.queue.submit([enc.finish()]);
+        bump(Counter::Submissions, 1);
+        let state: Arc<Mutex<Option<std::result::Result<(), String>>>> = Arc::new(Mutex::new(None));
+        let sink = state.clone();
+        staging.map_async(wgpu::MapMode::Read, .., move |r| {
+            *sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(r.map_err(|e| e.to_string()));
+        });
+        Box::pin(ReadFuture { state, staging, dtype: buffer.dtype, len: buffer.len })
+    }
+
+    fn drive(&self, wait: bool) {
+        let how = if wait {
+            wgpu::PollType::Wait { submission_index: None, timeout: None }
+        } else {
+            wgpu::PollType::Poll
+        };
+        if let Err(e) = self.device.poll(how) {
+            let mut s = self.stray_error.lock().unwrap_or_else(|p| p.into_inner());
+            s.get_or_insert_with(|| format!("polling the Vulkan device failed: {e}"));
+        }
+    }
+}
+
+/// Resolves once the staging buffer is mapped; converts GPU words to NumPy layout.
+struct ReadFuture {
+    state: Arc<Mutex<Option<std::result::Result<(), String>>>>,
+    staging: wgpu::Buffer,
+    dtype: DType,
+    len: usize,
+}
+
+impl Future for ReadFuture {
+    type Output = Result<Vec<u8>>;
+
+    fn poll(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let done = self.state.lock().unwrap_or_else(|p| p.into_inner()).take();
+        match done {
+            None => Poll::Pending,
+            Some(Err(e)) => Poll::Ready(Err(Error::Backend(format!("reading a GPU buffer failed: {e}")))),
+            Some(Ok(())) => {
+                let bytes = match self.staging.get_mapped_range(..) {
+                    Ok(view) => from_words(self.dtype, self.len, &view),
+                    Err(e) => return Poll::Ready(Err(Error::Backend(format!("mapping failed: {e}")))),
+                };
+                self.staging.unmap();
+                Poll::Ready(Ok(bytes))
+            }
+        }
+    }
+}

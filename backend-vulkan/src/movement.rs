@@ -1,0 +1,64 @@
+//! Raw-bit copies (shaders/movement.wgsl): materialising a view, and writing a value into a view of a base.
+
+use vkml_core::backend::Kernel;
+use vkml_core::base::dtype::DType;
+use vkml_core::base::view::View;
+use vkml_core::util::error::{Error, Result};
+
+use crate::dispatch::{slots_grid, Dispatch};
+use crate::meta::{code, to_u32, Meta};
+
+fn slots(dtype: DType, n: usize) -> usize {
+    if matches!(dtype, DType::F16 | DType::BF16) {
+        n.div_ceil(2)
+    } else {
+        n
+    }
+}
+
+pub fn copy(k: &Kernel) -> Result<Dispatch> {
+    let a = k.args.first().ok_or_else(|| Error::Backend("copy without input".into()))?;
+    let mut meta = Meta::elementwise(0, k.out.dtype, &k.shape, &[(a.buffer.dtype, &a.view)])?;
+    meta.in_dtype[1] = code(a.buffer.dtype);
+    let n = meta.n as usize;
+    // The shader declares two inputs; a copy binds its source twice.
+    Ok(Dispatch {
+        family: "movement",
+        meta,
+        inputs: vec![a.buffer.clone(), a.buffer.clone()],
+        groups: slots_grid(slots(k.out.dtype, n)),
+    })
+}
+
+/// `target` selects elements of the contiguous base; the value view has the target's shape.
+pub fn assign(k: &Kernel, target: &View) -> Result<Dispatch> {
+    let (base, value) = match k.args.as_slice() {
+        [b, v] => (b, v),
+        _ => return Err(Error::Backend("assign needs a base and a value".into())),
+    };
+    // Drop size-1 dims and sort the rest by decreasing target stride so the shader can invert the mapping.
+    let mut dims: Vec<usize> = (0..target.ndim()).filter(|&d| target.shape[d] != 1).collect();
+    dims.sort_by_key(|&d| std::cmp::Reverse(target.strides[d]));
+    let t = View {
+        shape: dims.iter().map(|&d| target.shape[d]).collect(),
+        strides: dims.iter().map(|&d| target.strides[d]).collect(),
+        offset: target.offset,
+    };
+    let v = View {
+        shape: t.shape.clone(),
+        strides: dims.iter().map(|&d| value.view.strides[d]).collect(),
+        offset: value.view.offset,
+    };
+    let mut meta = Meta { op: 1, out_dtype: code(k.out.dtype), ..Default::default() };
+    meta.set_shape(&t.shape)?;
+    meta.set_input(0, base.buffer.dtype, &t)?;
+    meta.set_input(1, value.buffer.dtype, &v)?;
+    let n = k.out.len;
+    meta.n = to_u32(n)?;
+    Ok(Dispatch {
+        family: "movement",
+        meta,
+        inputs: vec![base.buffer.clone(), value.buffer.clone()],
+        groups: slots_grid(slots(k.out.dtype, n)),
+    })
+}

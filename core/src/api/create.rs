@@ -1,0 +1,125 @@
+//! Creation: tensors from host bytes, full/zeros/ones, arange (computed on the host in f64 as torch does) and the
+//! Philox-based rand/randn with a process-wide generator (`manual_seed`).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use super::tensor::Tensor;
+use crate::base::buffer::DeviceId;
+use crate::base::dtype::{Category, DType};
+use crate::base::scalar::Scalar;
+use crate::base::view::numel;
+use crate::graph::op::{HostData, Op};
+use crate::util::error::{Error, Result};
+
+/// torch's default seed, so a fresh process draws a fixed stream.
+const DEFAULT_SEED: u64 = 67_280_421_310_721;
+
+static SEED: AtomicU64 = AtomicU64::new(DEFAULT_SEED);
+static OFFSET: AtomicU64 = AtomicU64::new(0);
+
+/// Reset the generator (torch.manual_seed).
+pub fn manual_seed(seed: u64) {
+    SEED.store(seed, Ordering::SeqCst);
+    OFFSET.store(0, Ordering::SeqCst);
+}
+
+/// Reserve `blocks` Philox blocks of the stream; returns (seed, first block).
+fn draw(blocks: u64) -> (u64, u64) {
+    (SEED.load(Ordering::SeqCst), OFFSET.fetch_add(blocks, Ordering::SeqCst))
+}
+
+impl Tensor {
+    /// A tensor holding `bytes` (NumPy layout of `dtype`) with `shape`.
+    pub fn from_bytes(bytes: Vec<u8>, shape: &[usize], dtype: DType, device: DeviceId) -> Result<Tensor> {
+        let expected = numel(shape) * dtype.itemsize();
+        if bytes.len() != expected {
+            return Err(Error::Value(format!(
+                "{} bytes do not hold a {} tensor of shape {shape:?} ({expected} bytes)",
+                bytes.len(),
+                dtype.name()
+            )));
+        }
+        let data = Arc::new(HostData { dtype, bytes });
+        Tensor::make(Op::Data(data), &[], shape.to_vec(), dtype, device)
+    }
+
+    pub fn full(shape: &[usize], value: Scalar, dtype: DType, device: DeviceId) -> Result<Tensor> {
+        Tensor::make(Op::Full(value), &[], shape.to_vec(), dtype, device)
+    }
+
+    pub fn zeros(shape: &[usize], dtype: DType, device: DeviceId) -> Result<Tensor> {
+        Tensor::full(shape, Scalar::Int(0), dtype, device)
+    }
+
+    pub fn ones(shape: &[usize], dtype: DType, device: DeviceId) -> Result<Tensor> {
+        Tensor::full(shape, Scalar::Int(1), dtype, device)
+    }
+
+    /// torch.arange: ⌈(end − start)/step⌉ values start + i·step, computed in f64 (floats) or i64 (integers).
+    pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: DType, device: DeviceId) -> Result<Tensor> {
+        let (s, e, st) = (start.as_f64(), end.as_f64(), step.as_f64());
+        if st == 0.0 {
+            return Err(Error::Value("step must be nonzero".into()));
+        }
+        if !(s.is_finite() && e.is_finite()) {
+            return Err(Error::Value(format!("unsupported range: {s} -> {e}")));
+        }
+        if (st > 0.0 && e < s) || (st < 0.0 && e > s) {
+            return Err(Error::Value("upper bound and larger bound inconsistent with step sign".into()));
+        }
+        let len = ((e - s) / st).ceil().max(0.0) as usize;
+        let mut bytes = Vec::with_capacity(len * dtype.itemsize());
+        let ints = dtype.category() != Category::Float;
+        for i in 0..len {
+            if ints {
+                let v = start.as_i64() + i as i64 * step.as_i64();
+                push_int(&mut bytes, v, dtype);
+            } else {
+                push_float(&mut bytes, s + i as f64 * st, dtype);
+            }
+        }
+        Tensor::from_bytes(bytes, &[len], dtype, device)
+    }
+
+    pub fn rand(shape: &[usize], dtype: DType, device: DeviceId) -> Result<Tensor> {
+        Tensor::random(shape, dtype, device, false)
+    }
+
+    pub fn randn(shape: &[usize], dtype: DType, device: DeviceId) -> Result<Tensor> {
+        Tensor::random(shape, dtype, device, true)
+    }
+
+    /// rand/randn are generated in f32 and rounded to 16-bit dtypes by a cast node.
+    fn random(shape: &[usize], dtype: DType, device: DeviceId, normal: bool) -> Result<Tensor> {
+        if !dtype.is_float() {
+            let name = if normal { "normal_kernel_cpu" } else { "check_uniform_bounds" };
+            return Err(Error::Unsupported(format!("\"{name}\" not implemented for '{}'", dtype.name())));
+        }
+        let n = numel(shape) as u64;
+        // rand: one element per Philox word (4 per block); randn: two words per element (2 per block).
+        let (seed, offset) = draw(if normal { n.div_ceil(2) } else { n.div_ceil(4) });
+        let op = if normal { Op::Randn { seed, offset } } else { Op::Rand { seed, offset } };
+        let gen = if dtype == DType::F64 { DType::F64 } else { DType::F32 };
+        Tensor::make(op, &[], shape.to_vec(), gen, device)?.to_dtype(dtype)
+    }
+}
+
+fn push_int(bytes: &mut Vec<u8>, v: i64, dtype: DType) {
+    match dtype {
+        DType::Bool => bytes.push((v != 0) as u8),
+        DType::I32 => bytes.extend_from_slice(&(v as i32).to_le_bytes()),
+        _ => bytes.extend_from_slice(&v.to_le_bytes()),
+    }
+}
+
+/// Round an f64 to `dtype` once (f64 → f32 rounds to nearest even in hardware; 16-bit types go from f64 directly
+/// via `half`, avoiding double rounding).
+fn push_float(bytes: &mut Vec<u8>, v: f64, dtype: DType) {
+    match dtype {
+        DType::F64 => bytes.extend_from_slice(&v.to_le_bytes()),
+        DType::F16 => bytes.extend_from_slice(&half::f16::from_f64(v).to_bits().to_le_bytes()),
+        DType::BF16 => bytes.extend_from_slice(&half::bf16::from_f64(v).to_bits().to_le_bytes()),
+        _ => bytes.extend_from_slice(&(v as f32).to_le_bytes()),
+    }
+}

@@ -1,0 +1,196 @@
+//! Elementwise ops: promotion, broadcasting, the primitive unary/binary/where/cast nodes and the composites built
+//! on them (sub, relu). Inputs are cast to the compute dtype first, so kernels see one dtype per op.
+
+use super::promote::{result_type, Operand};
+use super::tensor::Tensor;
+use crate::base::buffer::DeviceId;
+use crate::base::dtype::{to_float, DType};
+use crate::base::scalar::Scalar;
+use crate::base::view::broadcast_shapes;
+use crate::dispatch;
+use crate::graph::op::{BinaryOp, Op, UnaryOp};
+use crate::util::error::{Error, Result};
+
+impl From<Tensor> for Operand {
+    fn from(t: Tensor) -> Operand {
+        Operand::Tensor(t)
+    }
+}
+
+impl From<Scalar> for Operand {
+    fn from(s: Scalar) -> Operand {
+        Operand::Scalar(s)
+    }
+}
+
+/// A 0-d tensor holding `s` as `dtype` on `device`.
+pub fn scalar_tensor(s: Scalar, dtype: DType, device: DeviceId) -> Result<Tensor> {
+    Tensor::make(Op::Full(s), &[], vec![], dtype, device)
+}
+
+/// The device all tensor operands share, or a torch-style error naming the two devices.
+fn common_device(ops: &[&Operand]) -> Result<Option<DeviceId>> {
+    let mut dev: Option<DeviceId> = None;
+    for op in ops {
+        if let Operand::Tensor(t) = op {
+            match dev {
+                None => dev = Some(t.device()),
+                Some(d) if d != t.device() => {
+                    return Err(Error::Device(format!(
+                        "Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
+                        dispatch::label(d),
+                        dispatch::label(t.device())
+                    )))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(dev)
+}
+
+/// Turn operands into tensors of `dtype` on one device, broadcast to a common shape.
+fn prepare(ops: &[&Operand], dtype: DType, extra: Option<&Tensor>) -> Result<(Vec<Tensor>, Vec<usize>, DeviceId)> {
+    let mut all: Vec<&Operand> = ops.to_vec();
+    let extra_op = extra.map(|t| Operand::Tensor(t.clone()));
+    if let Some(e) = &extra_op {
+        all.push(e);
+    }
+    let device = match common_device(&all)? {
+        Some(d) => d,
+        None => return Err(Error::Value("an elementwise op needs at least one tensor operand".into())),
+    };
+    let mut shape: Vec<usize> = vec![];
+    if let Some(e) = extra {
+        shape = e.shape().to_vec();
+    }
+    for op in ops {
+        if let Operand::Tensor(t) = op {
+            shape = broadcast_shapes(&shape, t.shape())?;
+        }
+    }
+    let mut out = Vec::new();
+    for op in ops {
+        let t = match op {
+            Operand::Tensor(t) => t.to_dtype(dtype)?,
+            Operand::Scalar(s) => scalar_tensor(*s, dtype, device)?,
+        };
+        out.push(t.expand(&shape)?);
+    }
+    Ok((out, shape, device))
+}
+
+impl Tensor {
+    /// `.to(dtype)`: the same tensor when the dtype already matches, as torch does.
+    pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
+        if self.dtype() == dtype {
+            return Ok(self.clone());
+        }
+        Tensor::make(Op::Cast, &[self], self.shape().to_vec(), dtype, self.device())
+    }
+
+    /// A contiguous copy of this view (or this tensor when already contiguous and whole, as torch returns self).
+    pub fn contiguous(&self) -> Result<Tensor> {
+        if self.view.is_contiguous() && self.view.offset == 0 && self.numel() == self.node().numel() {
+            return Ok(self.clone());
+        }
+        self.copy()
+    }
+
+    /// Always a new contiguous buffer (`clone()`).
+    pub fn copy(&self) -> Result<Tensor> {
+        Tensor::make(Op::Copy, &[self], self.shape().to_vec(), self.dtype(), self.device())
+    }
+
+    pub fn unary(&self, op: UnaryOp) -> Result<Tensor> {
+        let dtype = match op {
+            UnaryOp::Neg => {
+                if self.dtype() == DType::Bool {
+                    return Err(Error::Dtype(
+                        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert \
+                         a mask, use the `~` or `logical_not()` operator instead."
+                            .into(),
+                    ));
+                }
+                self.dtype()
+            }
+            UnaryOp::Exp | UnaryOp::Log | UnaryOp::Sqrt => to_float(self.dtype()),
+        };
+        let x = self.to_dtype(dtype)?;
+        Tensor::make(Op::Unary(op), &[&x], x.shape().to_vec(), dtype, x.device())
+    }
+
+    pub fn neg(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Neg)
+    }
+    pub fn exp(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Exp)
+    }
+    pub fn log(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Log)
+    }
+    pub fn sqrt(&self) -> Result<Tensor> {
+        self.unary(UnaryOp::Sqrt)
+    }
+
+    /// relu(x) = maximum(x, 0), composite.
+    pub fn relu(&self) -> Result<Tensor> {
+        if self.dtype() == DType::Bool {
+            return Err(Error::Unsupported("\"relu\" not implemented for 'Bool'".into()));
+        }
+        binary(&Operand::Tensor(self.clone()), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Maximum)
+    }
+}
+
+/// A primitive binary op on tensors or scalars, with torch's promotion and broadcasting.
+pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
+    let promoted = result_type(&[a, b]);
+    let (compute, out) = match op {
+        BinaryOp::Div => (to_float(promoted), to_float(promoted)),
+        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Maximum => (promoted, promoted),
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+            (promoted, DType::Bool)
+        }
+    };
+    let (ts, shape, device) = prepare(&[a, b], compute, None)?;
+    Tensor::make(Op::Binary(op), &[&ts[0], &ts[1]], shape, out, device)
+}
+
+/// a − b = a + (−b): exact for floats (negation is exact) and for wrapping integers.
+pub fn sub(a: &Operand, b: &Operand) -> Result<Tensor> {
+    let promoted = result_type(&[a, b]);
+    if promoted == DType::Bool {
+        return Err(Error::Dtype(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` \
+             operator instead."
+                .into(),
+        ));
+    }
+    let nb = match b {
+        Operand::Tensor(t) => Operand::Tensor(t.to_dtype(promoted)?.neg()?),
+        Operand::Scalar(s) => Operand::Scalar(match *s {
+            Scalar::Bool(v) => Scalar::Int(-(v as i64)),
+            Scalar::Int(v) => Scalar::Int(v.wrapping_neg()),
+            Scalar::Float(v) => Scalar::Float(-v),
+        }),
+    };
+    let a = match a {
+        Operand::Tensor(t) => Operand::Tensor(t.to_dtype(promoted)?),
+        s => s.clone(),
+    };
+    binary(&a, &nb, BinaryOp::Add)
+}
+
+/// `where(cond, a, b)`: cond must be bool; a and b promote.
+pub fn where_(cond: &Tensor, a: &Operand, b: &Operand) -> Result<Tensor> {
+    if cond.dtype() != DType::Bool {
+        return Err(Error::Dtype(format!(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+            cond.dtype().name()
+        )));
+    }
+    let dtype = result_type(&[a, b]);
+    let (ts, shape, device) = prepare(&[a, b], dtype, Some(cond))?;
+    let cond = cond.expand(&shape)?;
+    Tensor::make(Op::Where, &[&cond, &ts[0], &ts[1]], shape, dtype, device)
+}

@@ -1,0 +1,67 @@
+//! In-place writes: each installs a new version of the storage (an `Assign` node over the old one), so every
+//! view of the storage sees it, and values saved earlier keep the old version.
+
+use super::elementwise::{binary, scalar_tensor, sub};
+use super::promote::{result_type, Operand};
+use super::tensor::Tensor;
+use crate::base::dtype::Category;
+use crate::base::scalar::Scalar;
+use crate::graph::op::{BinaryOp, Op};
+use crate::util::error::{Error, Result};
+
+impl Tensor {
+    /// Write `value` (broadcast to this view, cast to this dtype) into the elements under this view.
+    pub fn assign(&self, value: &Tensor) -> Result<()> {
+        for (s, st) in self.shape().iter().zip(self.strides()) {
+            if *s > 1 && *st == 0 {
+                return Err(Error::Runtime(
+                    "unsupported operation: more than one element of the written-to tensor refers to a single \
+                     memory location. Please clone() the tensor before performing the operation."
+                        .into(),
+                ));
+            }
+        }
+        let value = value.to_device(self.device())?.to_dtype(self.dtype())?.expand(self.shape())?;
+        let base_node = self.storage().node();
+        let base = Tensor::from_node(base_node.clone());
+        let op = Op::Assign { view: self.view.clone() };
+        let new = Tensor::make(op, &[&base, &value], base_node.shape.clone(), base_node.dtype, base_node.device)?;
+        self.storage().set_node(new.node());
+        Ok(())
+    }
+
+    /// Fill with a scalar (`fill_`, `zero_`).
+    pub fn fill(&self, value: Scalar) -> Result<()> {
+        let v = scalar_tensor(value, self.dtype(), self.device())?;
+        self.assign(&v)
+    }
+
+    /// `self op= other`, with torch's rule that the result must be castable to self's dtype.
+    pub fn update(&self, other: &Operand, op: &str) -> Result<()> {
+        let me = Operand::Tensor(self.clone());
+        let rt = result_type(&[&me, other]);
+        let rt = if op == "div" { crate::base::dtype::to_float(rt) } else { rt };
+        if rt.category() > self.dtype().category() || (rt.category() == Category::Float && !self.dtype().is_float()) {
+            return Err(Error::Runtime(format!(
+                "result type {} can't be cast to the desired output type {}",
+                rt.name(),
+                self.dtype().name()
+            )));
+        }
+        let r = match op {
+            "add" => binary(&me, other, BinaryOp::Add)?,
+            "sub" => sub(&me, other)?,
+            "mul" => binary(&me, other, BinaryOp::Mul)?,
+            "div" => binary(&me, other, BinaryOp::Div)?,
+            _ => return Err(Error::Value(format!("unknown in-place op '{op}'"))),
+        };
+        if r.shape() != self.shape() {
+            return Err(Error::Shape(format!(
+                "output with shape {:?} doesn't match the broadcast shape {:?}",
+                self.shape(),
+                r.shape()
+            )));
+        }
+        self.assign(&r)
+    }
+}

@@ -1,0 +1,15 @@
+//! Layer 6: the tensor API front ends wrap — creation, elementwise math, reductions, matmul, views, in-place
+//! writes and realization. Composite ops are written here once, over the primitives of `graph::op`.
+
+pub mod create;
+pub mod elementwise;
+pub mod index;
+pub mod inplace;
+pub mod matmul;
+pub mod movement;
+pub mod promote;
+pub mod realize;
+pub mod reduce;
+pub mod tensor;
+
+pub use tensor::Tensor;

@@ -1,0 +1,172 @@
+//! Views that never copy (permute, expand, squeeze…) and the two that may: reshape (copies when strides do not
+//! allow a view, as torch) and `to(device)`.
+
+use super::tensor::Tensor;
+use crate::base::buffer::DeviceId;
+use crate::base::view::{numel, wrap_dim, View};
+use crate::graph::op::Op;
+use crate::util::error::{Error, Result};
+
+/// Resolve one `-1` in a requested shape against `n` elements.
+pub fn infer_shape(shape: &[i64], n: usize) -> Result<Vec<usize>> {
+    let mut infer = None;
+    let mut known = 1usize;
+    for (i, &d) in shape.iter().enumerate() {
+        if d == -1 {
+            if infer.is_some() {
+                return Err(Error::Shape("only one dimension can be inferred".into()));
+            }
+            infer = Some(i);
+        } else if d < 0 {
+            return Err(Error::Shape(format!("invalid shape dimension {d}")));
+        } else {
+            known *= d as usize;
+        }
+    }
+    let mut out: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
+    match infer {
+        Some(i) => {
+            if known == 0 || n % known != 0 {
+                return Err(Error::Shape(format!("shape '{shape:?}' is invalid for input of size {n}")));
+            }
+            out[i] = n / known;
+        }
+        None if known != n => {
+            return Err(Error::Shape(format!("shape '{shape:?}' is invalid for input of size {n}")));
+        }
+        None => {}
+    }
+    Ok(out)
+}
+
+impl Tensor {
+    /// `view`: a reinterpretation without copying, or torch's error when the strides do not allow it.
+    pub fn view_as_shape(&self, shape: &[i64]) -> Result<Tensor> {
+        let shape = infer_shape(shape, self.numel())?;
+        match self.view.reshape(&shape) {
+            Some(v) => Ok(self.with_view(v)),
+            None => Err(Error::Shape(
+                "view size is not compatible with input tensor's size and stride (at least one dimension spans \
+                 across two contiguous subspaces). Use .reshape(...) instead."
+                    .into(),
+            )),
+        }
+    }
+
+    /// `reshape`: a view when possible, else a contiguous copy.
+    pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
+        let shape = infer_shape(shape, self.numel())?;
+        match self.view.reshape(&shape) {
+            Some(v) => Ok(self.with_view(v)),
+            None => {
+                let c = self.copy()?;
+                Ok(c.with_view(View::contiguous(&shape)))
+            }
+        }
+    }
+
+    pub fn permute(&self, dims: &[i64]) -> Result<Tensor> {
+        let n = self.ndim();
+        let perm = dims.iter().map(|&d| wrap_dim(d, n)).collect::<Result<Vec<_>>>()?;
+        Ok(self.with_view(self.view.permute(&perm)?))
+    }
+
+    pub fn transpose(&self, d0: i64, d1: i64) -> Result<Tensor> {
+        let n = self.ndim();
+        if n == 0 {
+            wrap_dim(d0, n)?;
+            wrap_dim(d1, n)?;
+            return Ok(self.clone());
+        }
+        let (a, b) = (wrap_dim(d0, n)?, wrap_dim(d1, n)?);
+        let mut perm: Vec<usize> = (0..n).collect();
+        perm.swap(a, b);
+        Ok(self.with_view(self.view.permute(&perm)?))
+    }
+
+    /// `t()`: transpose of a ≤2-d tensor.
+    pub fn t(&self) -> Result<Tensor> {
+        if self.ndim() > 2 {
+            return Err(Error::Shape(format!("t() expects a tensor with <= 2 dimensions, but self is {}D", self.ndim())));
+        }
+        if self.ndim() < 2 {
+            return Ok(self.clone());
+        }
+        self.transpose(0, 1)
+    }
+
+    /// `expand`: -1 keeps a size.
+    pub fn expand_to(&self, sizes: &[i64]) -> Result<Tensor> {
+        let lead = sizes.len() as isize - self.ndim() as isize;
+        let mut shape = Vec::with_capacity(sizes.len());
+        for (i, &s) in sizes.iter().enumerate() {
+            let own = i as isize - lead;
+            shape.push(if s == -1 {
+                if own < 0 {
+                    return Err(Error::Shape(format!(
+                        "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
+                    )));
+                }
+                self.shape()[own as usize]
+            } else if s < 0 {
+                return Err(Error::Shape(format!("invalid expanded size {s}")));
+            } else {
+                s as usize
+            });
+        }
+        self.expand(&shape)
+    }
+
+    pub fn expand(&self, shape: &[usize]) -> Result<Tensor> {
+        if shape == self.shape() {
+            return Ok(self.clone());
+        }
+        Ok(self.with_view(self.view.expand(shape)?))
+    }
+
+    /// Remove size-1 dims (all, or the given ones that have size 1).
+    pub fn squeeze(&self, dims: Option<&[i64]>) -> Result<Tensor> {
+        let n = self.ndim();
+        let targets: Vec<usize> = match dims {
+            Some(ds) => ds.iter().map(|&d| wrap_dim(d, n)).collect::<Result<_>>()?,
+            None => (0..n).collect(),
+        };
+        let mut v = self.view.clone();
+        for d in (0..n).rev() {
+            if targets.contains(&d) && v.shape[d] == 1 {
+                v.shape.remove(d);
+                v.strides.remove(d);
+            }
+        }
+        Ok(self.with_view(v))
+    }
+
+    pub fn unsqueeze(&self, dim: i64) -> Result<Tensor> {
+        let d = wrap_dim(dim, self.ndim() + 1)?;
+        Ok(self.with_view(self.view.unsqueeze(d)))
+    }
+
+    pub fn flatten(&self, start: i64, end: i64) -> Result<Tensor> {
+        if self.ndim() == 0 {
+            return self.reshape(&[1]);
+        }
+        let (s, e) = (wrap_dim(start, self.ndim())?, wrap_dim(end, self.ndim())?);
+        if s > e {
+            return Err(Error::Shape("flatten() has invalid args: start_dim cannot come after end_dim".into()));
+        }
+        let mut shape: Vec<i64> = self.shape()[..s].iter().map(|&d| d as i64).collect();
+        shape.push(numel(&self.shape()[s..=e]) as i64);
+        shape.extend(self.shape()[e + 1..].iter().map(|&d| d as i64));
+        self.reshape(&shape)
+    }
+
+    /// `to(device)`: this tensor when it is already there, else a lazy copy of its (contiguous) values.
+    pub fn to_device(&self, device: DeviceId) -> Result<Tensor> {
+        if device == self.device() {
+            return Ok(self.clone());
+        }
+        let src = self.contiguous()?;
+        let src = if src.view.offset == 0 && src.numel() == src.node().numel() { src } else { self.copy()? };
+        Tensor::make(Op::Transfer, &[&src], self.shape().to_vec(), self.dtype(), device)
+    }
+}

@@ -1,0 +1,145 @@
+//! Realization: evaluate the pending graph behind some tensors, one batch (one GPU submission) per device, and read
+//! values back. Also eager mode and the pending-graph threshold.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use super::tensor::Tensor;
+use crate::backend::{Arg, Kernel};
+use crate::base::buffer::{Buffer, DeviceId};
+use crate::base::view::View;
+use crate::dispatch;
+use crate::graph::node::Node;
+use crate::graph::op::Op;
+use crate::plan;
+use crate::util::error::{Error, Result};
+use crate::util::stats::{bump, Counter};
+
+/// Pending nodes built since the last realization; past this many, the next op realizes its graph.
+const PENDING_LIMIT: usize = 4096;
+
+static EAGER_SET: OnceLock<()> = OnceLock::new();
+static EAGER: AtomicBool = AtomicBool::new(false);
+static PENDING: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether every op is evaluated at once (`vkml.set_eager`, or `VKML_EAGER=1` at start).
+pub fn is_eager() -> bool {
+    EAGER_SET.get_or_init(|| {
+        if std::env::var("VKML_EAGER").as_deref() == Ok("1") {
+            EAGER.store(true, Ordering::Relaxed);
+        }
+    });
+    EAGER.load(Ordering::Relaxed)
+}
+
+pub fn set_eager(on: bool) {
+    let _ = is_eager();
+    EAGER.store(on, Ordering::Relaxed);
+}
+
+/// Called for every new tensor: realize it now in eager mode or when the pending graph is too large.
+pub(crate) fn after_build(t: &Tensor) -> Result<()> {
+    let pending = PENDING.fetch_add(1, Ordering::Relaxed) + 1;
+    if is_eager() || pending > PENDING_LIMIT {
+        realize(&[t])?;
+    }
+    Ok(())
+}
+
+/// Evaluate everything the tensors depend on.
+pub fn realize(tensors: &[&Tensor]) -> Result<()> {
+    realize_nodes(tensors.iter().map(|t| t.node()).collect())
+}
+
+fn realize_nodes(roots: Vec<Arc<Node>>) -> Result<()> {
+    let order = plan::schedule(&roots);
+    if order.is_empty() {
+        return Ok(());
+    }
+    PENDING.store(0, Ordering::Relaxed);
+    bump(Counter::Realizations, 1);
+    // Buffers of nodes realized by this call; nodes are marked realized only once their device's batch succeeded,
+    // so a failed batch never leaves garbage behind.
+    let mut done: HashMap<u64, Buffer> = HashMap::new();
+    let mut batches: BTreeMap<DeviceId, Vec<(Arc<Node>, Kernel)>> = BTreeMap::new();
+    for node in order {
+        let b = dispatch::backend(node.device)?;
+        let out = match &node.op {
+            Op::Data(h) => {
+                bump(Counter::BytesUploaded, h.bytes.len() as u64);
+                b.upload(node.device, h.dtype, &h.bytes)?
+            }
+            Op::Transfer => {
+                let src = node.srcs().into_iter().next().ok_or_else(|| Error::Backend("transfer without source".into()))?;
+                let bytes = read_node(&src.node)?;
+                bump(Counter::BytesUploaded, bytes.len() as u64);
+                b.upload(node.device, node.dtype, &bytes)?
+            }
+            op => {
+                let out = b.alloc(node.device, node.dtype, node.numel())?;
+                let mut args = Vec::new();
+                for s in node.srcs() {
+                    let buffer = match done.get(&s.node.id) {
+                        Some(buf) => buf.clone(),
+                        None => s.node.buffer().ok_or_else(|| Error::Backend("source not realized".into()))?,
+                    };
+                    args.push(Arg { buffer, view: s.view });
+                }
+                let kernel = Kernel { op: op.clone(), args, out: out.clone(), shape: node.shape.clone() };
+                batches.entry(node.device).or_default().push((node.clone(), kernel));
+                out
+            }
+        };
+        done.insert(node.id, out.clone());
+        if matches!(node.op, Op::Data(_) | Op::Transfer) {
+            node.set_realized(out);
+        }
+    }
+    for (device, batch) in batches {
+        let b = dispatch::backend(device)?;
+        let (nodes, kernels): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+        dispatch::wait(device, b.run(kernels))?;
+        for n in nodes {
+            if let Some(buf) = done.get(&n.id) {
+                n.set_realized(buf.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The whole buffer of a node, realizing it first, in NumPy layout.
+fn read_node(node: &Arc<Node>) -> Result<Vec<u8>> {
+    realize_nodes(vec![node.clone()])?;
+    let buf = node.buffer().ok_or_else(|| Error::Backend("node not realized after realize".into()))?;
+    let b = dispatch::backend(node.device)?;
+    let bytes = dispatch::wait(node.device, b.read(&buf))?;
+    bump(Counter::BytesDownloaded, bytes.len() as u64);
+    Ok(bytes)
+}
+
+/// The tensor's elements in row-major order, NumPy layout.
+pub fn read_bytes(t: &Tensor) -> Result<Vec<u8>> {
+    let node = t.node();
+    let item = t.dtype().itemsize();
+    let full = View::contiguous(&node.shape);
+    if t.view == full {
+        return read_node(&node);
+    }
+    if t.view.is_contiguous() {
+        let bytes = read_node(&node)?;
+        let start = t.view.offset * item;
+        return Ok(bytes[start..start + t.numel() * item].to_vec());
+    }
+    let c = t.contiguous()?;
+    read_node(&c.node())
+}
+
+/// Wait for all work on every device (a realization point for nothing pending; GPUs finish their queues).
+pub fn synchronize() -> Result<()> {
+    for id in dispatch::devices() {
+        dispatch::backend(id)?.drive(true);
+    }
+    Ok(())
+}

@@ -1,0 +1,257 @@
+//! Shapes and strided views: a tensor is a view (shape, strides, offset in elements) over a buffer, so reshape,
+//! permute, expand and slicing never copy.
+
+use crate::util::error::{Error, Result};
+
+/// A strided window onto a buffer. Strides are in elements and may be 0 (broadcast).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct View {
+    pub shape: Vec<usize>,
+    pub strides: Vec<isize>,
+    pub offset: usize,
+}
+
+/// Number of elements of a shape.
+pub fn numel(shape: &[usize]) -> usize {
+    shape.iter().product()
+}
+
+/// Row-major strides of a contiguous shape.
+pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0isize; shape.len()];
+    let mut acc = 1isize;
+    for i in (0..shape.len()).rev() {
+        strides[i] = acc;
+        acc *= shape[i].max(1) as isize;
+    }
+    strides
+}
+
+/// Normalise a possibly negative dim against `ndim` (torch's wrapping rule; a 0-d tensor accepts -1 and 0).
+pub fn wrap_dim(dim: i64, ndim: usize) -> Result<usize> {
+    let n = ndim.max(1) as i64;
+    let d = if dim < 0 { dim + n } else { dim };
+    if d < 0 || d >= n {
+        return Err(Error::Index(format!(
+            "Dimension out of range (expected to be in range of [{}, {}], but got {dim})",
+            -n,
+            n - 1
+        )));
+    }
+    Ok(d as usize)
+}
+
+/// torch's broadcasting of two shapes.
+pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for i in 0..n {
+        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
+        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        out[i] = if da == db || db == 1 {
+            da
+        } else if da == 1 {
+            db
+        } else {
+            return Err(Error::Shape(format!(
+                "The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton dimension {i} \
+                 (shapes {a:?} and {b:?})"
+            )));
+        };
+    }
+    Ok(out)
+}
+
+impl View {
+    /// A contiguous view of `shape` starting at element 0.
+    pub fn contiguous(shape: &[usize]) -> View {
+        View { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 }
+    }
+
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+
+    pub fn numel(&self) -> usize {
+        numel(&self.shape)
+    }
+
+    /// True when the view reads elements 0..numel of its buffer in row-major order starting at its offset.
+    pub fn is_contiguous(&self) -> bool {
+        let mut expected = 1isize;
+        for i in (0..self.shape.len()).rev() {
+            if self.shape[i] != 1 && self.strides[i] != expected {
+                return false;
+            }
+            expected *= self.shape[i] as isize;
+        }
+        true
+    }
+
+    /// The buffer index of the element at multi-index `idx`.
+    pub fn index_of(&self, idx: &[usize]) -> usize {
+        let mut o = self.offset as isize;
+        for (i, s) in idx.iter().zip(&self.strides) {
+            o += *i as isize * s;
+        }
+        o as usize
+    }
+
+    /// Buffer indices of all elements in row-major order (the CPU oracle's gather order).
+    pub fn indices(&self) -> Vec<usize> {
+        let n = self.numel();
+        let mut out = Vec::with_capacity(n);
+        if n == 0 {
+            return out;
+        }
+        let mut idx = vec![0usize; self.ndim()];
+        for _ in 0..n {
+            out.push(self.index_of(&idx));
+            for d in (0..idx.len()).rev() {
+                idx[d] += 1;
+                if idx[d] < self.shape[d] {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+        out
+    }
+
+    /// The largest buffer index this view touches plus one (0 for an empty view).
+    pub fn extent(&self) -> usize {
+        if self.numel() == 0 {
+            return 0;
+        }
+        let mut hi = self.offset as isize;
+        for (d, s) in self.shape.iter().zip(&self.strides) {
+            if *s > 0 {
+                hi += (*d as isize - 1) * s;
+            }
+        }
+        hi as usize + 1
+    }
+
+    /// Reorder dims; `perm` must be a permutation of 0..ndim.
+    pub fn permute(&self, perm: &[usize]) -> Result<View> {
+        let n = self.ndim();
+        let mut seen = vec![false; n];
+        if perm.len() != n {
+            return Err(Error::Shape(format!(
+                "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the \
+                 desired ordering of dimensions i.e. input.dim() = {n} is not equal to len(dims) = {}",
+                perm.len()
+            )));
+        }
+        for &p in perm {
+            if p >= n || seen[p] {
+                return Err(Error::Index(format!("permute(): duplicate or out-of-range dim in {perm:?}")));
+            }
+            seen[p] = true;
+        }
+        Ok(View {
+            shape: perm.iter().map(|&p| self.shape[p]).collect(),
+            strides: perm.iter().map(|&p| self.strides[p]).collect(),
+            offset: self.offset,
+        })
+    }
+
+    /// Broadcast to `shape` (torch's expand): new leading dims and size-1 dims get stride 0.
+    pub fn expand(&self, shape: &[usize]) -> Result<View> {
+        if shape.len() < self.ndim() {
+            return Err(Error::Shape(format!(
+                "expand: the number of sizes provided ({}) must be greater or equal to the number of dimensions in \
+                 the tensor ({})",
+                shape.len(),
+                self.ndim()
+            )));
+        }
+        let lead = shape.len() - self.ndim();
+        let mut strides = vec![0isize; shape.len()];
+        for i in 0..self.ndim() {
+            let (have, want) = (self.shape[i], shape[lead + i]);
+            strides[lead + i] = if have == want {
+                self.strides[i]
+            } else if have == 1 {
+                0
+            } else {
+                return Err(Error::Shape(format!(
+                    "The expanded size of the tensor ({want}) must match the existing size ({have}) at \
+                     non-singleton dimension {}. Target sizes: {shape:?}. Tensor sizes: {:?}",
+                    lead + i,
+                    self.shape
+                )));
+            };
+        }
+        Ok(View { shape: shape.to_vec(), strides, offset: self.offset })
+    }
+
+    /// Reinterpret as `shape` without copying, if the strides allow it; `None` otherwise. A port of torch's
+    /// `computeStride`: walk old dims from the innermost, grouping runs that are contiguous among themselves, and
+    /// require each group to be split exactly by the new dims.
+    pub fn reshape(&self, shape: &[usize]) -> Option<View> {
+        if numel(shape) != self.numel() {
+            return None;
+        }
+        if self.numel() == 0 || self.ndim() == 0 {
+            return Some(View { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: self.offset });
+        }
+        let (old, olds) = (&self.shape, &self.strides);
+        let mut strides = vec![0isize; shape.len()];
+        let mut view_d = shape.len() as isize - 1;
+        let mut chunk_base = olds[olds.len() - 1];
+        let (mut tensor_numel, mut view_numel) = (1isize, 1isize);
+        for td in (0..old.len()).rev() {
+            tensor_numel *= old[td] as isize;
+            if td == 0 || (old[td - 1] != 1 && olds[td - 1] != tensor_numel * chunk_base) {
+                while view_d >= 0 && (view_numel < tensor_numel || shape[view_d as usize] == 1) {
+                    strides[view_d as usize] = view_numel * chunk_base;
+                    view_numel *= shape[view_d as usize] as isize;
+                    view_d -= 1;
+                }
+                if view_numel != tensor_numel {
+                    return None;
+                }
+                if td > 0 {
+                    chunk_base = olds[td - 1];
+                    tensor_numel = 1;
+                    view_numel = 1;
+                }
+            }
+        }
+        if view_d != -1 {
+            return None;
+        }
+        Some(View { shape: shape.to_vec(), strides, offset: self.offset })
+    }
+
+    /// Slice dim `d` as `start..stop` with a positive `step` (indices already clamped to the dim).
+    pub fn slice(&self, d: usize, start: usize, stop: usize, step: usize) -> View {
+        let len = if stop > start { (stop - start).div_ceil(step) } else { 0 };
+        let mut v = self.clone();
+        if len > 0 {
+            v.offset = (v.offset as isize + start as isize * v.strides[d]) as usize;
+        }
+        v.shape[d] = len;
+        v.strides[d] *= step as isize;
+        v
+    }
+
+    /// Select index `i` of dim `d`, removing the dim.
+    pub fn select(&self, d: usize, i: usize) -> View {
+        let mut v = self.clone();
+        v.offset = (v.offset as isize + i as isize * v.strides[d]) as usize;
+        v.shape.remove(d);
+        v.strides.remove(d);
+        v
+    }
+
+    /// Insert a size-1 dim at `d`.
+    pub fn unsqueeze(&self, d: usize) -> View {
+        let mut v = self.clone();
+        let s = if d < v.ndim() { v.strides[d] * v.shape[d] as isize } else { 1 };
+        v.shape.insert(d, 1);
+        v.strides.insert(d, s);
+        v
+    }
+}

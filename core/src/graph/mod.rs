@@ -1,0 +1,5 @@
+//! Layer 2: the op table (one row per public op, with its tolerance contract) and the lazy graph of nodes.
+
+pub mod node;
+pub mod op;
+pub mod table;

@@ -1,0 +1,117 @@
+//! The primitive ops a graph node can hold. Every backend matches on `Op` without a wildcard arm, so adding a
+//! variant makes the compiler list each place that must handle it.
+
+use std::sync::Arc;
+
+use crate::base::dtype::DType;
+use crate::base::scalar::Scalar;
+
+/// Elementwise ops of one input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    Exp,
+    Log,
+    Sqrt,
+}
+
+/// Elementwise ops of two inputs (broadcast by views before they reach a backend).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Mul,
+    Div,
+    Maximum,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Reductions over the trailing `axes` dims of the (permuted) input view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    Sum,
+    Max,
+    ArgMax,
+}
+
+/// Host bytes in NumPy's layout (little-endian, `itemsize` per element; bool one byte).
+#[derive(Debug)]
+pub struct HostData {
+    pub dtype: DType,
+    pub bytes: Vec<u8>,
+}
+
+/// What a node computes. Inputs are the node's sources, each read through its own view; the output is a fresh
+/// contiguous buffer of the node's shape and dtype.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// Bytes from the host, uploaded when realized.
+    Data(Arc<HostData>),
+    /// A copy of the single source from another device.
+    Transfer,
+    /// Every element equal to the scalar.
+    Full(Scalar),
+    /// Uniform [0, 1) floats from Philox(seed) starting at block `offset`.
+    Rand { seed: u64, offset: u64 },
+    /// Standard normal floats from Philox(seed) by Box–Muller, starting at block `offset`.
+    Randn { seed: u64, offset: u64 },
+    Unary(UnaryOp),
+    Binary(BinaryOp),
+    /// `where(cond, a, b)`: sources cond (bool), a, b.
+    Where,
+    /// Convert the source to the node's dtype.
+    Cast,
+    /// Materialise the source view contiguously (same dtype).
+    Copy,
+    /// Reduce the last `axes` dims of the source view (the planner permutes reduced dims last).
+    Reduce { op: ReduceOp, axes: usize },
+    /// Batched matrix product of sources [.., m, k] and [.., k, n], batch dims already broadcast.
+    Matmul,
+    /// A copy of source 0 (the base buffer, contiguous) with the elements under `view` replaced by source 1.
+    Assign { view: crate::base::view::View },
+}
+
+impl Op {
+    /// The op's public name, as in the op table.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::Data(_) => "tensor",
+            Op::Transfer => "to",
+            Op::Full(_) => "full",
+            Op::Rand { .. } => "rand",
+            Op::Randn { .. } => "randn",
+            Op::Unary(u) => match u {
+                UnaryOp::Neg => "neg",
+                UnaryOp::Exp => "exp",
+                UnaryOp::Log => "log",
+                UnaryOp::Sqrt => "sqrt",
+            },
+            Op::Binary(b) => match b {
+                BinaryOp::Add => "add",
+                BinaryOp::Mul => "mul",
+                BinaryOp::Div => "div",
+                BinaryOp::Maximum => "maximum",
+                BinaryOp::Eq => "eq",
+                BinaryOp::Ne => "ne",
+                BinaryOp::Lt => "lt",
+                BinaryOp::Le => "le",
+                BinaryOp::Gt => "gt",
+                BinaryOp::Ge => "ge",
+            },
+            Op::Where => "where",
+            Op::Cast => "cast",
+            Op::Copy => "contiguous",
+            Op::Reduce { op, .. } => match op {
+                ReduceOp::Sum => "sum",
+                ReduceOp::Max => "amax",
+                ReduceOp::ArgMax => "argmax",
+            },
+            Op::Matmul => "matmul",
+            Op::Assign { .. } => "setitem",
+        }
+    }
+}

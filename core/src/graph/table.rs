@@ -1,0 +1,244 @@
+//! The op table: one row per public op — name, kind, whether it is a primitive, dtype rule and tolerance contract
+//! with its reason. Tests, docs and `vkml.op_table()` read these rows; no test carries a tolerance of its own.
+
+use crate::base::dtype::DType;
+
+/// What family an op belongs to (its shape rule follows from the kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Creation,
+    Unary,
+    Binary,
+    Ternary,
+    Reduce,
+    Matmul,
+    Cast,
+    Movement,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Creation => "creation",
+            Kind::Unary => "unary",
+            Kind::Binary => "binary",
+            Kind::Ternary => "ternary",
+            Kind::Reduce => "reduce",
+            Kind::Matmul => "matmul",
+            Kind::Cast => "cast",
+            Kind::Movement => "movement",
+        }
+    }
+}
+
+/// How an op's output dtype follows from its inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DtypeRule {
+    /// The input's dtype.
+    Same,
+    /// torch.result_type of the inputs.
+    Promote,
+    /// The promoted dtype, or float32 for integer and bool inputs.
+    Float,
+    /// Always bool.
+    ToBool,
+    /// Floats keep their dtype, integers and bool accumulate into int64.
+    Accumulate,
+    /// Always int64 (indices).
+    Index,
+    /// The requested dtype.
+    Target,
+}
+
+impl DtypeRule {
+    pub fn name(self) -> &'static str {
+        match self {
+            DtypeRule::Same => "same",
+            DtypeRule::Promote => "promote",
+            DtypeRule::Float => "float",
+            DtypeRule::ToBool => "to_bool",
+            DtypeRule::Accumulate => "accumulate",
+            DtypeRule::Index => "index",
+            DtypeRule::Target => "target",
+        }
+    }
+}
+
+/// How close a result must be to the exact one. `gpu_ftz`: a GPU may flush subnormal inputs and outputs to zero
+/// (Vulkan allows it unless denorm preservation is requested, and wgpu does not request it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tolerance {
+    /// Bit-identical to the reference (NaN matches NaN, zeros by sign).
+    Exact { gpu_ftz: bool, reason: &'static str },
+    /// Within `ulp + per_abs_x·|x|` units in the last place of the result, or within `abs` absolutely.
+    Ulp { ulp: f64, per_abs_x: f64, abs: f64, gpu_ftz: bool, reason: &'static str },
+    /// Within `abs` absolutely.
+    Absolute { abs: f64, reason: &'static str },
+    /// Within `rel·|exact|`.
+    Relative { rel: f64, reason: &'static str },
+    /// Within γ(n)·Σ|terms| of the exact value plus one rounding of the output, γ(n) = n·u/(1−n·u), u the unit
+    /// roundoff of the accumulator (2⁻²⁴ for f32): the classic bound for any summation order (Higham, ASNA §4.2).
+    Backward { gpu_ftz: bool, reason: &'static str },
+}
+
+impl Tolerance {
+    pub fn kind(self) -> &'static str {
+        match self {
+            Tolerance::Exact { .. } => "exact",
+            Tolerance::Ulp { .. } => "ulp",
+            Tolerance::Absolute { .. } => "absolute",
+            Tolerance::Relative { .. } => "relative",
+            Tolerance::Backward { .. } => "backward",
+        }
+    }
+}
+
+/// A combination an op does not run on, and why.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Unsupported {
+    pub device: &'static str,
+    pub dtype: DType,
+    pub reason: &'static str,
+}
+
+/// One public op.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpRow {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub primitive: bool,
+    pub dtype_rule: DtypeRule,
+    pub tolerance: Tolerance,
+    pub unsupported: &'static [Unsupported],
+}
+
+const EXACT: Tolerance = Tolerance::Exact { gpu_ftz: false, reason: "moves or selects bits; no rounding" };
+const EXACT_ARITH: Tolerance = Tolerance::Exact {
+    gpu_ftz: true,
+    reason: "IEEE-754 correctly rounded (Vulkan requires +, -, * to be correctly rounded); computed in f32 for \
+             16-bit inputs and rounded once, as torch does",
+};
+const EXACT_CMP: Tolerance =
+    Tolerance::Exact { gpu_ftz: true, reason: "comparisons and max/min are exact; NaN handling as torch" };
+const SUM: Tolerance = Tolerance::Backward {
+    gpu_ftz: true,
+    reason: "f32 (or exact int64) accumulation in a fixed order per device; any order is within γ(n)·Σ|x|",
+};
+const MATMUL: Tolerance = Tolerance::Backward {
+    gpu_ftz: true,
+    reason: "f32 accumulation of K products: |error| ≤ γ(K)·Σ|a||b| for any summation order",
+};
+
+/// f64 needs the shaderFloat64 feature, which neither the floor nor WebGPU has.
+const NO_F64: &[Unsupported] =
+    &[Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" }];
+const NO_F64_NO_INT: &[Unsupported] = &[
+    Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" },
+    Unsupported {
+        device: "vulkan",
+        dtype: DType::I32,
+        reason: "integer matmul is not implemented on GPUs (torch's CUDA backend lacks it too)",
+    },
+    Unsupported {
+        device: "vulkan",
+        dtype: DType::I64,
+        reason: "integer matmul is not implemented on GPUs (torch's CUDA backend lacks it too)",
+    },
+    Unsupported {
+        device: "vulkan",
+        dtype: DType::Bool,
+        reason: "integer matmul is not implemented on GPUs (torch's CUDA backend lacks it too)",
+    },
+];
+
+macro_rules! rows {
+    ($($name:literal : $kind:ident : $prim:literal : $rule:ident : $tol:expr , $uns:expr ;)*) => {
+        /// Every public op, in documentation order.
+        pub const OPS: &[OpRow] = &[$(OpRow {
+            name: $name,
+            kind: Kind::$kind,
+            primitive: $prim,
+            dtype_rule: DtypeRule::$rule,
+            tolerance: $tol,
+            unsupported: $uns,
+        }),*];
+    };
+}
+
+rows! {
+//  name          kind        prim   dtype       tolerance, unsupported
+    "tensor"    : Creation  : true  : Target    : EXACT, NO_F64;
+    "zeros"     : Creation  : false : Target    : EXACT, NO_F64;
+    "ones"      : Creation  : false : Target    : EXACT, NO_F64;
+    "full"      : Creation  : true  : Target    : EXACT, NO_F64;
+    "arange"    : Creation  : false : Target    : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "values computed on the host in f64 as torch does, then rounded once and uploaded",
+    }, NO_F64;
+    "rand"      : Creation  : true  : Target    : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "Philox-4x32-10 bits and 24-bit integer scaling: the same bits on every device",
+    }, NO_F64;
+    "randn"     : Creation  : true  : Target    : Tolerance::Absolute {
+        abs: 3e-3,
+        reason: "Box–Muller on identical Philox bits; cos has 2⁻¹¹ absolute error on [−π, π] (Vulkan spec), scaled \
+                 by the radius √(−2 ln 2⁻²⁴) ≈ 5.8, plus log and sqrt ULPs: ≤ 5.8·2⁻¹¹ + 2⁻²⁰ < 3e-3",
+    }, NO_F64;
+    "neg"       : Unary     : true  : Same      : EXACT, NO_F64;
+    "exp"       : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 3.0, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
+        reason: "Vulkan spec: exp within 3 + 2·|x| ULP",
+    }, NO_F64;
+    "log"       : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 3.0, per_abs_x: 0.0, abs: 4.76837158203125e-7, gpu_ftz: true,
+        reason: "Vulkan spec: log within 3 ULP outside [0.5, 2], absolute 2⁻²¹ inside",
+    }, NO_F64;
+    "sqrt"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "Vulkan spec: sqrt is inherited from 1/inversesqrt (2 ULP) and division (2.5 ULP): < 5 ULP",
+    }, NO_F64;
+    "relu"      : Unary     : false : Same      : EXACT_CMP, NO_F64;
+    "add"       : Binary    : true  : Promote   : EXACT_ARITH, NO_F64;
+    "sub"       : Binary    : false : Promote   : EXACT_ARITH, NO_F64;
+    "mul"       : Binary    : true  : Promote   : EXACT_ARITH, NO_F64;
+    "div"       : Binary    : true  : Float     : Tolerance::Ulp {
+        ulp: 2.5, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "Vulkan spec: x/y within 2.5 ULP for |y| in [2⁻¹²⁶, 2¹²⁶]",
+    }, NO_F64;
+    "maximum"   : Binary    : true  : Promote   : EXACT_CMP, NO_F64;
+    "eq"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
+    "ne"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
+    "lt"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
+    "le"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
+    "gt"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
+    "ge"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
+    "where"     : Ternary   : true  : Promote   : EXACT, NO_F64;
+    "sum"       : Reduce    : true  : Accumulate: SUM, NO_F64;
+    "mean"      : Reduce    : false : Float     : SUM, NO_F64;
+    "amax"      : Reduce    : true  : Same      : EXACT_CMP, NO_F64;
+    "max"       : Reduce    : false : Same      : EXACT_CMP, NO_F64;
+    "argmax"    : Reduce    : true  : Index     : EXACT_CMP, NO_F64;
+    "matmul"    : Matmul    : true  : Promote   : MATMUL, NO_F64_NO_INT;
+    "cast"      : Cast      : true  : Target    : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "narrowing in software with round to nearest even; int→float rounds to nearest even; float→int \
+                 truncates (saturating where torch is undefined)",
+    }, NO_F64;
+    "contiguous": Movement  : true  : Same      : EXACT, NO_F64;
+    "to"        : Movement  : true  : Same      : EXACT, NO_F64;
+    "setitem"   : Movement  : true  : Same      : EXACT, NO_F64;
+    "reshape"   : Movement  : false : Same      : EXACT, NO_F64;
+    "permute"   : Movement  : false : Same      : EXACT, NO_F64;
+    "expand"    : Movement  : false : Same      : EXACT, NO_F64;
+    "getitem"   : Movement  : false : Same      : EXACT, NO_F64;
+}
+
+/// The row of a public op.
+pub fn row(name: &str) -> Option<&'static OpRow> {
+    OPS.iter().find(|r| r.name == name)
+}
+
+/// The declared reason `op` cannot run on `device` (a device kind such as "vulkan") for `dtype`, if any.
+pub fn unsupported(op: &str, device: &str, dtype: DType) -> Option<&'static str> {
+    row(op)?.unsupported.iter().find(|u| u.device == device && u.dtype == dtype).map(|u| u.reason)
+}

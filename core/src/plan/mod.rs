@@ -1,0 +1,37 @@
+//! Layer 5: turns the pending part of a graph into an ordered list of steps. Today a step is one node; this is
+//! where elementwise fusion and whole-step replay will rewrite the list.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::graph::node::Node;
+use crate::graph::op::Op;
+
+/// The unrealized nodes reachable from `roots`, each after all of its sources (depth-first post-order, iterative
+/// so deep graphs cannot overflow the stack). Realized nodes are leaves and are not listed.
+pub fn schedule(roots: &[Arc<Node>]) -> Vec<Arc<Node>> {
+    let mut order = Vec::new();
+    let mut seen: HashSet<u64> = HashSet::new();
+    // (node, sources pushed?) pairs.
+    let mut stack: Vec<(Arc<Node>, bool)> = roots.iter().rev().map(|n| (n.clone(), false)).collect();
+    while let Some((node, expanded)) = stack.pop() {
+        if expanded {
+            order.push(node);
+            continue;
+        }
+        if node.is_realized() || !seen.insert(node.id) {
+            continue;
+        }
+        stack.push((node.clone(), true));
+        if matches!(node.op, Op::Transfer) {
+            // The source lives on another device; the caller realizes it there first.
+            continue;
+        }
+        for src in node.srcs().into_iter().rev() {
+            if !src.node.is_realized() && !seen.contains(&src.node.id) {
+                stack.push((src.node, false));
+            }
+        }
+    }
+    order
+}

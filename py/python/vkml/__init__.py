@@ -1,0 +1,99 @@
+"""vkml: machine learning on the GPU you already have — PyTorch-shaped tensors on Vulkan, WebGPU and the CPU."""
+
+from typing import NamedTuple
+
+from . import _vkml
+from ._vkml import (
+    Device,
+    Tensor,
+    arange,
+    best_device,
+    bfloat16,
+    bool,
+    devices,
+    float16,
+    float32,
+    float64,
+    from_numpy,
+    full,
+    init_vulkan,
+    int32,
+    int64,
+    is_eager,
+    manual_seed,
+    ones,
+    op_table,
+    rand,
+    randn,
+    result_type,
+    set_eager,
+    stats,
+    synchronize,
+    tensor,
+    where,
+    zeros,
+)
+from ._vkml import dtype as dtype
+
+float = float32
+half = float16
+double = float64
+int = int32
+long = int64
+
+realize = _vkml.realize_
+
+
+class _MaxResult(NamedTuple):
+    """What `Tensor.max(dim)` returns, like torch's `torch.return_types.max`."""
+
+    values: Tensor
+    indices: Tensor
+
+
+def _like(t, dtype, device):
+    return (t.dtype if dtype is None else dtype), (t.device if device is None else device)
+
+
+def zeros_like(t, dtype=None, device=None):
+    dt, dev = _like(t, dtype, device)
+    return zeros(*t.shape, dtype=dt, device=dev)
+
+
+def ones_like(t, dtype=None, device=None):
+    dt, dev = _like(t, dtype, device)
+    return ones(*t.shape, dtype=dt, device=dev)
+
+
+def full_like(t, fill_value, dtype=None, device=None):
+    dt, dev = _like(t, dtype, device)
+    return full(t.shape, fill_value, dtype=dt, device=dev)
+
+
+def rand_like(t, dtype=None, device=None):
+    dt, dev = _like(t, dtype, device)
+    return rand(*t.shape, dtype=dt, device=dev)
+
+
+def randn_like(t, dtype=None, device=None):
+    dt, dev = _like(t, dtype, device)
+    return randn(*t.shape, dtype=dt, device=dev)
+
+
+def _method(name):
+    def call(t, *args, **kwargs):
+        return getattr(t, name)(*args, **kwargs)
+
+    call.__name__ = name
+    call.__doc__ = f"vkml.{name}(t, ...) is t.{name}(...)."
+    return call
+
+
+for _name in (
+    "add sub mul div neg exp log sqrt relu maximum eq ne lt le gt ge matmul sum mean amax max argmax "
+    "reshape permute transpose t squeeze unsqueeze flatten"
+).split():
+    globals()[_name] = _method(_name)
+del _name
+
+__all__ = [n for n in globals() if not n.startswith("_")]

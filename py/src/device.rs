@@ -1,0 +1,130 @@
+//! Python classes for dtypes and devices, and the device functions (init_vulkan, devices, best_device).
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+
+use vkml_backend_vulkan::VulkanBackend;
+use vkml_core::backend::DeviceType;
+use vkml_core::base::buffer::DeviceId;
+use vkml_core::base::dtype::DType;
+use vkml_core::dispatch;
+
+use crate::convert::OrPy;
+
+/// A dtype object (`vkml.float32`).
+#[pyclass(name = "dtype", module = "vkml", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyDType(pub DType);
+
+#[pymethods]
+impl PyDType {
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    #[getter]
+    fn itemsize(&self) -> usize {
+        self.0.itemsize()
+    }
+    #[getter]
+    fn is_floating_point(&self) -> bool {
+        self.0.is_float()
+    }
+    fn __repr__(&self) -> String {
+        format!("vkml.{}", self.0.name())
+    }
+    fn __str__(&self) -> String {
+        self.__repr__()
+    }
+}
+
+/// A device (`vkml.Device`); its string is the name users pass around.
+#[pyclass(name = "Device", module = "vkml", frozen)]
+#[derive(Clone)]
+pub struct Device {
+    pub id: DeviceId,
+}
+
+#[pymethods]
+impl Device {
+    fn __str__(&self) -> String {
+        dispatch::label(self.id)
+    }
+    fn __repr__(&self) -> String {
+        format!("device(type='{}')", dispatch::label(self.id))
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        crate::convert::device_arg(other).map(|o| o == self.id).unwrap_or(false)
+    }
+    fn __hash__(&self) -> u64 {
+        self.id.0 as u64
+    }
+    #[getter]
+    fn r#type(&self) -> PyResult<&'static str> {
+        Ok(dispatch::backend(self.id).py()?.info().kind)
+    }
+    #[getter]
+    fn index(&self) -> PyResult<usize> {
+        Ok(dispatch::backend(self.id).py()?.info().index)
+    }
+    #[getter]
+    fn min_spec(&self) -> PyResult<bool> {
+        Ok(dispatch::backend(self.id).py()?.info().min_spec)
+    }
+    #[getter]
+    fn name(&self) -> PyResult<String> {
+        Ok(dispatch::backend(self.id).py()?.info().adapter.clone())
+    }
+}
+
+/// Open Vulkan adapter `index`; `min_spec` (or VKML_MIN_SPEC=1) requests only the Vulkan 1.3 ∩ WebGPU floor.
+#[pyfunction]
+#[pyo3(signature = (index = 0, min_spec = false))]
+pub fn init_vulkan(py: Python<'_>, index: usize, min_spec: bool) -> PyResult<Device> {
+    let env = std::env::var("VKML_MIN_SPEC").as_deref() == Ok("1");
+    let backend = py.detach(|| VulkanBackend::new(index, min_spec || env, env)).py()?;
+    Ok(Device { id: dispatch::register(Arc::new(backend)) })
+}
+
+/// The CPU and every opened Vulkan device.
+#[pyfunction]
+pub fn devices() -> Vec<Device> {
+    dispatch::devices().into_iter().map(|id| Device { id }).collect()
+}
+
+/// The device to use and a sentence saying why: the first real GPU opened, else the CPU.
+#[pyfunction]
+pub fn best_device() -> PyResult<(Device, String)> {
+    let cpu = dispatch::find("cpu").py()?;
+    let mut software = None;
+    for id in dispatch::devices() {
+        let info = dispatch::backend(id).py()?.info().clone();
+        match info.device_type {
+            DeviceType::DiscreteGpu | DeviceType::IntegratedGpu | DeviceType::VirtualGpu if !info.min_spec => {
+                let why = format!(
+                    "using Vulkan device {}: {} ({}, driver {})",
+                    info.index,
+                    info.adapter,
+                    info.device_type.describe(),
+                    info.driver
+                );
+                return Ok((Device { id }, why));
+            }
+            DeviceType::SoftwareGpu => software = Some(info),
+            _ => {}
+        }
+    }
+    let why = match software {
+        Some(info) => format!(
+            "using the CPU: the only Vulkan device is {} ({}, driver {}), a software renderer that is slower than \
+             the CPU backend; pass 'vulkan:{}' explicitly to use it anyway",
+            info.adapter,
+            info.device_type.describe(),
+            info.driver,
+            info.index
+        ),
+        None => "using the CPU: no Vulkan GPU has been opened (call vkml.init_vulkan first)".to_string(),
+    };
+    Ok((Device { id: cpu }, why))
+}

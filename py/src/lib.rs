@@ -1,0 +1,294 @@
+//! The `vkml._vkml` extension module: registers the backends and exposes creation, devices, realization, counters
+//! and the op table. Python-side conveniences live in `py/python/vkml/__init__.py`.
+
+mod convert;
+mod device;
+mod pytensor;
+
+use std::sync::{Arc, Once};
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use vkml_backend_cpu::CpuBackend;
+use vkml_core::api::promote::{result_type as core_result_type, Operand};
+use vkml_core::api::{create, realize, Tensor as Core};
+use vkml_core::base::dtype::{DType, ALL_DTYPES};
+use vkml_core::base::scalar::Scalar;
+use vkml_core::dispatch;
+use vkml_core::graph::table::{Tolerance, OPS};
+use vkml_core::util::stats::{get, COUNTERS};
+
+use convert::{dtype_arg, from_numpy_name, opt_device, opt_dtype, scalar, shape_args, sizes, type_name, OrPy};
+use device::{Device, PyDType};
+use pytensor::{operand, Tensor};
+
+static CPU: Once = Once::new();
+
+fn register_cpu() {
+    CPU.call_once(|| {
+        dispatch::register(Arc::new(CpuBackend::new()));
+    });
+}
+
+/// A tensor from a NumPy array (its dtype kept) or nested Python lists (floats become float32, as in torch).
+fn from_data(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    dtype: Option<DType>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Core> {
+    let dev = opt_device(device)?;
+    if let Ok(t) = data.extract::<PyRef<'_, Tensor>>() {
+        let c = t.0.copy().py()?;
+        let c = c.to_device(dev).py()?;
+        return match dtype {
+            Some(d) => c.to_dtype(d).py(),
+            None => Ok(c),
+        };
+    }
+    let np = py.import("numpy")?;
+    let is_array = data.is_instance(&np.getattr("ndarray")?)?;
+    let arr = np.call_method1("asarray", (data,)).map_err(|e| {
+        PyTypeError::new_err(format!("could not convert {} to a tensor: {e}", type_name(data)))
+    })?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind == "O" || kind == "U" || kind == "S" {
+        return Err(PyTypeError::new_err(format!("could not convert {} of objects to a tensor", type_name(data))));
+    }
+    let arr = np.call_method1("ascontiguousarray", (arr,))?;
+    let name: String = arr.getattr("dtype")?.getattr("name")?.extract()?;
+    let src = from_numpy_name(&name)?;
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let bytes: Vec<u8> = arr.call_method0("tobytes")?.extract()?;
+    let cpu = dispatch::find("cpu").py()?;
+    let host = Core::from_bytes(bytes, &shape, src, cpu).py()?;
+    let target = match dtype {
+        Some(d) => d,
+        None if !is_array && src == DType::F64 => DType::F32,
+        None => src,
+    };
+    host.to_dtype(target).py()?.to_device(dev).py()
+}
+
+#[pyfunction]
+#[pyo3(name = "tensor", signature = (data, dtype = None, device = None))]
+fn make_tensor(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
+    Ok(Tensor(from_data(py, data, opt_dtype(dtype)?, device)?))
+}
+
+#[pyfunction]
+fn from_numpy(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    let np = py.import("numpy")?;
+    if !array.is_instance(&np.getattr("ndarray")?)? {
+        return Err(PyTypeError::new_err(format!("expected np.ndarray (got {})", type_name(array))));
+    }
+    Ok(Tensor(from_data(py, array, None, None)?))
+}
+
+fn fill(
+    size: &Bound<'_, PyTuple>,
+    value: Scalar,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
+    let shape = sizes(&shape_args(size)?)?;
+    let dt = opt_dtype(dtype)?.unwrap_or(DType::F32);
+    Ok(Tensor(Core::full(&shape, value, dt, opt_device(device)?).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (*size, dtype = None, device = None))]
+fn zeros(size: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    fill(size, Scalar::Int(0), dtype, device)
+}
+
+#[pyfunction]
+#[pyo3(signature = (*size, dtype = None, device = None))]
+fn ones(size: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    fill(size, Scalar::Int(1), dtype, device)
+}
+
+#[pyfunction]
+#[pyo3(signature = (size, fill_value, dtype = None, device = None))]
+fn full(
+    size: &Bound<'_, PyAny>,
+    fill_value: &Bound<'_, PyAny>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
+    let shape = sizes(&convert::int_list(size)?)?;
+    let v = scalar(fill_value).ok_or_else(|| PyTypeError::new_err("full() expects a number as fill_value"))?;
+    let dt = opt_dtype(dtype)?.unwrap_or(v.default_dtype());
+    Ok(Tensor(Core::full(&shape, v, dt, opt_device(device)?).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (start, end = None, step = None, dtype = None, device = None))]
+fn arange(
+    start: &Bound<'_, PyAny>,
+    end: Option<&Bound<'_, PyAny>>,
+    step: Option<&Bound<'_, PyAny>>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
+    let num = |o: &Bound<'_, PyAny>| scalar(o).ok_or_else(|| PyTypeError::new_err("arange() expects numbers"));
+    let (s, e) = match end {
+        Some(e) if !e.is_none() => (num(start)?, num(e)?),
+        _ => (Scalar::Int(0), num(start)?),
+    };
+    let st = match step {
+        Some(x) if !x.is_none() => num(x)?,
+        _ => Scalar::Int(1),
+    };
+    let any_float = [s, e, st].iter().any(|v| matches!(v, Scalar::Float(_)));
+    let dt = opt_dtype(dtype)?.unwrap_or(if any_float { DType::F32 } else { DType::I64 });
+    Ok(Tensor(Core::arange(s, e, st, dt, opt_device(device)?).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (*size, dtype = None, device = None))]
+fn rand(size: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    let shape = sizes(&shape_args(size)?)?;
+    Ok(Tensor(Core::rand(&shape, opt_dtype(dtype)?.unwrap_or(DType::F32), opt_device(device)?).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (*size, dtype = None, device = None))]
+fn randn(size: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    let shape = sizes(&shape_args(size)?)?;
+    Ok(Tensor(Core::randn(&shape, opt_dtype(dtype)?.unwrap_or(DType::F32), opt_device(device)?).py()?))
+}
+
+#[pyfunction]
+fn manual_seed(seed: u64) {
+    create::manual_seed(seed);
+}
+
+/// torch.where(cond, a, b).
+#[pyfunction]
+#[pyo3(name = "where")]
+fn where_(cond: PyRef<'_, Tensor>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    let op = |o: &Bound<'_, PyAny>| {
+        operand(o).ok_or_else(|| PyTypeError::new_err(format!("where() expects tensors or numbers, got {}", type_name(o))))
+    };
+    Ok(Tensor(vkml_core::api::elementwise::where_(&cond.0, &op(a)?, &op(b)?).py()?))
+}
+
+#[pyfunction]
+fn result_type(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyDType> {
+    let op = |o: &Bound<'_, PyAny>| -> PyResult<Operand> {
+        operand(o).ok_or_else(|| PyTypeError::new_err(format!("result_type expects tensors or numbers, got {}", type_name(o))))
+    };
+    Ok(PyDType(core_result_type(&[&op(a)?, &op(b)?])))
+}
+
+#[pyfunction]
+#[pyo3(signature = (*tensors))]
+fn realize_(py: Python<'_>, tensors: &Bound<'_, PyTuple>) -> PyResult<()> {
+    let ts: Vec<Core> = tensors.iter().map(|t| t.extract::<PyRef<'_, Tensor>>().map(|t| t.0.clone()).map_err(PyErr::from)).collect::<PyResult<_>>()?;
+    py.detach(|| realize::realize(&ts.iter().collect::<Vec<_>>())).py()
+}
+
+#[pyfunction]
+fn synchronize(py: Python<'_>) -> PyResult<()> {
+    py.detach(realize::synchronize).py()
+}
+
+#[pyfunction]
+fn set_eager(on: bool) {
+    realize::set_eager(on);
+}
+
+#[pyfunction]
+fn is_eager() -> bool {
+    realize::is_eager()
+}
+
+#[pyfunction]
+fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    for (c, name) in COUNTERS {
+        d.set_item(name, get(c))?;
+    }
+    Ok(d)
+}
+
+/// One dict per public op (see docs/python-api.md).
+#[pyfunction]
+fn op_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let out = PyList::empty(py);
+    for r in OPS {
+        let d = PyDict::new(py);
+        d.set_item("name", r.name)?;
+        d.set_item("kind", r.kind.name())?;
+        d.set_item("primitive", r.primitive)?;
+        d.set_item("dtype_rule", r.dtype_rule.name())?;
+        let t = PyDict::new(py);
+        t.set_item("kind", r.tolerance.kind())?;
+        let (ulp, per, abs, rel, ftz, reason) = match r.tolerance {
+            Tolerance::Exact { gpu_ftz, reason } => (0.0, 0.0, 0.0, 0.0, gpu_ftz, reason),
+            Tolerance::Ulp { ulp, per_abs_x, abs, gpu_ftz, reason } => (ulp, per_abs_x, abs, 0.0, gpu_ftz, reason),
+            Tolerance::Absolute { abs, reason } => (0.0, 0.0, abs, 0.0, false, reason),
+            Tolerance::Relative { rel, reason } => (0.0, 0.0, 0.0, rel, false, reason),
+            Tolerance::Backward { gpu_ftz, reason } => (0.0, 0.0, 0.0, 0.0, gpu_ftz, reason),
+        };
+        t.set_item("ulp", ulp)?;
+        t.set_item("ulp_per_abs_x", per)?;
+        t.set_item("abs", abs)?;
+        t.set_item("rel", rel)?;
+        t.set_item("gpu_flushes_subnormals", ftz)?;
+        t.set_item("reason", reason)?;
+        d.set_item("tolerance", t)?;
+        let uns = PyList::empty(py);
+        for u in r.unsupported {
+            let e = PyDict::new(py);
+            e.set_item("device", u.device)?;
+            e.set_item("dtype", u.dtype.name())?;
+            e.set_item("reason", u.reason)?;
+            uns.append(e)?;
+        }
+        d.set_item("unsupported", uns)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+#[pymodule]
+fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    register_cpu();
+    m.add_class::<Tensor>()?;
+    m.add_class::<Device>()?;
+    m.add_class::<PyDType>()?;
+    for d in ALL_DTYPES {
+        m.add(d.name(), PyDType(d))?;
+    }
+    m.add_function(wrap_pyfunction!(make_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(from_numpy, m)?)?;
+    m.add_function(wrap_pyfunction!(zeros, m)?)?;
+    m.add_function(wrap_pyfunction!(ones, m)?)?;
+    m.add_function(wrap_pyfunction!(full, m)?)?;
+    m.add_function(wrap_pyfunction!(arange, m)?)?;
+    m.add_function(wrap_pyfunction!(rand, m)?)?;
+    m.add_function(wrap_pyfunction!(randn, m)?)?;
+    m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(where_, m)?)?;
+    m.add_function(wrap_pyfunction!(result_type, m)?)?;
+    m.add_function(wrap_pyfunction!(realize_, m)?)?;
+    m.add_function(wrap_pyfunction!(synchronize, m)?)?;
+    m.add_function(wrap_pyfunction!(set_eager, m)?)?;
+    m.add_function(wrap_pyfunction!(is_eager, m)?)?;
+    m.add_function(wrap_pyfunction!(stats, m)?)?;
+    m.add_function(wrap_pyfunction!(op_table, m)?)?;
+    m.add_function(wrap_pyfunction!(device::init_vulkan, m)?)?;
+    m.add_function(wrap_pyfunction!(device::devices, m)?)?;
+    m.add_function(wrap_pyfunction!(device::best_device, m)?)?;
+    let _ = dtype_arg;
+    Ok(())
+}

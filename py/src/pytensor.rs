@@ -1,0 +1,576 @@
+//! The Python `Tensor` class: a thin shell over `vkml_core::api::Tensor` with torch's method names and operators.
+
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PySlice, PyTuple};
+
+use vkml_core::api::index::IndexItem;
+use vkml_core::api::promote::Operand;
+use vkml_core::api::realize::read_bytes;
+use vkml_core::api::{elementwise, Tensor as Core};
+use vkml_core::base::dtype::DType;
+use vkml_core::base::scalar::Scalar;
+use vkml_core::graph::op::BinaryOp;
+
+use crate::convert::{
+    device_arg, dtype_arg, int_list, numpy_name, opt_dtype, scalar, shape_args, type_name, OrPy,
+};
+use crate::device::{Device, PyDType};
+
+/// A tensor.
+#[pyclass(name = "Tensor", module = "vkml", frozen)]
+#[derive(Clone)]
+pub struct Tensor(pub Core);
+
+/// A Tensor or scalar operand; `None` when `ob` is neither (operators then return NotImplemented).
+pub fn operand(ob: &Bound<'_, PyAny>) -> Option<Operand> {
+    if let Ok(t) = ob.extract::<PyRef<'_, Tensor>>() {
+        return Some(Operand::Tensor(t.0.clone()));
+    }
+    scalar(ob).map(Operand::Scalar)
+}
+
+fn operand_or_err(ob: &Bound<'_, PyAny>) -> PyResult<Operand> {
+    operand(ob).ok_or_else(|| PyTypeError::new_err(format!("expected a Tensor or a number, got {}", type_name(ob))))
+}
+
+/// Parse `dim` (None, int or tuple of ints).
+fn dims(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
+    match ob {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => int_list(o).map(Some),
+    }
+}
+
+/// Host bytes of a tensor as a NumPy array of its dtype (bfloat16 is widened to float32 when `widen`).
+pub fn to_numpy<'py>(py: Python<'py>, t: &Core, widen: bool) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy")?;
+    let (t, dtype) = if widen && t.dtype() == DType::BF16 { (t.to_dtype(DType::F32).py()?, DType::F32) } else { (t.clone(), t.dtype()) };
+    let name = numpy_name(dtype)?;
+    let bytes = py.detach(|| read_bytes(&t)).py()?;
+    let flat = np.call_method1("frombuffer", (PyBytes::new(py, &bytes), name))?;
+    let shape = PyTuple::new(py, t.shape())?;
+    flat.call_method1("reshape", (shape,))?.call_method0("copy")
+}
+
+impl Tensor {
+    fn bin(&self, other: &Bound<'_, PyAny>, op: BinaryOp, reflected: bool) -> PyResult<Option<Tensor>> {
+        let Some(o) = operand(other) else { return Ok(None) };
+        let me = Operand::Tensor(self.0.clone());
+        let (a, b) = if reflected { (&o, &me) } else { (&me, &o) };
+        Ok(Some(Tensor(elementwise::binary(a, b, op).py()?)))
+    }
+
+    fn value(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if self.0.numel() != 1 {
+            return Err(PyRuntimeError::new_err(format!(
+                "a Tensor with {} elements cannot be converted to Scalar",
+                self.0.numel()
+            )));
+        }
+        let a = to_numpy(py, &self.0, true)?;
+        Ok(a.call_method0("reshape")
+            .or_else(|_| a.call_method1("reshape", (PyTuple::empty(py),)))?
+            .call_method0("item")?
+            .unbind())
+    }
+}
+
+#[pymethods]
+impl Tensor {
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.shape())
+    }
+    #[getter]
+    fn dtype(&self) -> PyDType {
+        PyDType(self.0.dtype())
+    }
+    #[getter]
+    fn device(&self) -> Device {
+        Device { id: self.0.device() }
+    }
+    #[getter]
+    fn ndim(&self) -> usize {
+        self.0.ndim()
+    }
+    #[getter(T)]
+    fn t_all(&self) -> PyResult<Tensor> {
+        let perm: Vec<i64> = (0..self.0.ndim() as i64).rev().collect();
+        Ok(Tensor(self.0.permute(&perm).py()?))
+    }
+    #[getter(mT)]
+    fn mt(&self) -> PyResult<Tensor> {
+        if self.0.ndim() < 2 {
+            return Err(PyRuntimeError::new_err("tensor.mT is only supported on matrices or batches of matrices"));
+        }
+        Ok(Tensor(self.0.transpose(-2, -1).py()?))
+    }
+    #[pyo3(signature = (dim = None))]
+    fn size<'py>(&self, py: Python<'py>, dim: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+        match dim {
+            None => Ok(PyTuple::new(py, self.0.shape())?.into_any()),
+            Some(d) => {
+                let d = vkml_core::base::view::wrap_dim(d, self.0.ndim()).py()?;
+                Ok(self.0.shape()[d].into_pyobject(py)?.into_any())
+            }
+        }
+    }
+    fn dim(&self) -> usize {
+        self.0.ndim()
+    }
+    fn numel(&self) -> usize {
+        self.0.numel()
+    }
+    fn element_size(&self) -> usize {
+        self.0.dtype().itemsize()
+    }
+    #[pyo3(signature = (dim = None))]
+    fn stride<'py>(&self, py: Python<'py>, dim: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+        match dim {
+            None => Ok(PyTuple::new(py, self.0.strides())?.into_any()),
+            Some(d) => {
+                let d = vkml_core::base::view::wrap_dim(d, self.0.ndim()).py()?;
+                Ok(self.0.strides()[d].into_pyobject(py)?.into_any())
+            }
+        }
+    }
+    fn is_contiguous(&self) -> bool {
+        self.0.is_contiguous()
+    }
+    fn numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_numpy(py, &self.0, false)
+    }
+    #[pyo3(signature = (dtype = None, copy = None))]
+    fn __array__<'py>(
+        &self,
+        py: Python<'py>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        copy: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = copy;
+        let a = to_numpy(py, &self.0, false)?;
+        match dtype {
+            Some(d) if !d.is_none() => a.call_method1("astype", (d,)),
+            _ => Ok(a),
+        }
+    }
+    fn tolist(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(to_numpy(py, &self.0, true)?.call_method0("tolist")?.unbind())
+    }
+    fn item(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.value(py)
+    }
+    fn __len__(&self) -> PyResult<usize> {
+        if self.0.ndim() == 0 {
+            return Err(PyTypeError::new_err("len() of a 0-d tensor"));
+        }
+        Ok(self.0.shape()[0])
+    }
+    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+        if self.0.numel() != 1 {
+            return Err(PyRuntimeError::new_err(format!(
+                "Boolean value of Tensor with {} values is ambiguous",
+                self.0.numel()
+            )));
+        }
+        self.value(py)?.bind(py).is_truthy()
+    }
+    fn __float__(&self, py: Python<'_>) -> PyResult<f64> {
+        self.value(py)?.bind(py).extract::<f64>()
+    }
+    fn __int__(&self, py: Python<'_>) -> PyResult<i64> {
+        let v = self.value(py)?;
+        let b = v.bind(py);
+        b.extract::<i64>().or_else(|_| b.call_method0("__int__")?.extract::<i64>())
+    }
+    fn __index__(&self, py: Python<'_>) -> PyResult<i64> {
+        if self.0.dtype().is_float() {
+            return Err(PyTypeError::new_err("only integer tensors of a single element can be converted to an index"));
+        }
+        self.__int__(py)
+    }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let np = py.import("numpy")?;
+        let a = to_numpy(py, &self.0, true)?;
+        let kw = PyDict::new(py);
+        kw.set_item("separator", ", ")?;
+        kw.set_item("prefix", "tensor(")?;
+        let body: String = np.call_method("array2string", (a,), Some(&kw))?.extract()?;
+        let mut extra = String::new();
+        if !matches!(self.0.dtype(), DType::F32 | DType::I64 | DType::Bool) {
+            extra.push_str(&format!(", dtype=vkml.{}", self.0.dtype().name()));
+        }
+        let dev = vkml_core::dispatch::label(self.0.device());
+        if dev != "cpu" {
+            extra.push_str(&format!(", device='{dev}'"));
+        }
+        Ok(format!("tensor({body}{extra})"))
+    }
+
+    // ---- conversion
+    #[pyo3(signature = (*args, dtype = None, device = None))]
+    fn to(
+        &self,
+        args: &Bound<'_, PyTuple>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        device: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Tensor> {
+        let mut dt = opt_dtype(dtype)?;
+        let mut dev = match device {
+            Some(d) if !d.is_none() => Some(device_arg(d)?),
+            _ => None,
+        };
+        for a in args.iter() {
+            if let Ok(d) = dtype_arg(&a) {
+                if a.extract::<PyRef<'_, PyDType>>().is_ok() || dev.is_some() || device_arg(&a).is_err() {
+                    dt = Some(d);
+                    continue;
+                }
+            }
+            dev = Some(device_arg(&a)?);
+        }
+        let mut t = self.0.clone();
+        if let Some(d) = dev {
+            t = t.to_device(d).py()?;
+        }
+        if let Some(d) = dt {
+            t = t.to_dtype(d).py()?;
+        }
+        Ok(Tensor(t))
+    }
+    fn cpu(&self) -> PyResult<Tensor> {
+        let cpu = vkml_core::dispatch::find("cpu").py()?;
+        Ok(Tensor(self.0.to_device(cpu).py()?))
+    }
+    fn float(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.to_dtype(DType::F32).py()?))
+    }
+    fn half(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.to_dtype(DType::F16).py()?))
+    }
+    fn bfloat16(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.to_dtype(DType::BF16).py()?))
+    }
+    fn double(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.to_dtype(DType::F64).py()?))
+    }
+    fn int(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.to_dtype(DType::I32).py()?))
+    }
+    fn long(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.to_dtype(DType::I64).py()?))
+    }
+    fn bool(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.to_dtype(DType::Bool).py()?))
+    }
+    fn contiguous(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.contiguous().py()?))
+    }
+    fn clone(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.copy().py()?))
+    }
+    fn detach(&self) -> Tensor {
+        self.clone_ref()
+    }
+
+    // ---- views
+    #[pyo3(signature = (*shape))]
+    fn reshape(&self, shape: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.reshape(&shape_args(shape)?).py()?))
+    }
+    #[pyo3(signature = (*shape))]
+    fn view(&self, shape: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.view_as_shape(&shape_args(shape)?).py()?))
+    }
+    #[pyo3(signature = (*dims))]
+    fn permute(&self, dims: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.permute(&shape_args(dims)?).py()?))
+    }
+    fn transpose(&self, dim0: i64, dim1: i64) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.transpose(dim0, dim1).py()?))
+    }
+    fn t(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.t().py()?))
+    }
+    #[pyo3(signature = (*sizes))]
+    fn expand(&self, sizes: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.expand_to(&shape_args(sizes)?).py()?))
+    }
+    fn expand_as(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.expand(other.0.shape()).py()?))
+    }
+    fn broadcast_to(&self, shape: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.expand_to(&int_list(shape)?).py()?))
+    }
+    #[pyo3(signature = (dim = None))]
+    fn squeeze(&self, dim: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        let d = dims(dim)?;
+        Ok(Tensor(self.0.squeeze(d.as_deref()).py()?))
+    }
+    fn unsqueeze(&self, dim: i64) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.unsqueeze(dim).py()?))
+    }
+    #[pyo3(signature = (start_dim = 0, end_dim = -1))]
+    fn flatten(&self, start_dim: i64, end_dim: i64) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.flatten(start_dim, end_dim).py()?))
+    }
+    fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.index(&index_items(key)?).py()?))
+    }
+    fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let target = self.0.index(&index_items(key)?).py()?;
+        let v = value_tensor(value, &target)?;
+        target.assign(&v).py()
+    }
+
+    // ---- math
+    fn add(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Add).py()?))
+    }
+    fn sub(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(elementwise::sub(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?).py()?))
+    }
+    fn mul(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Mul).py()?))
+    }
+    fn div(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Div).py()?))
+    }
+    fn maximum(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(
+            elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Maximum).py()?,
+        ))
+    }
+    fn eq(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::Eq)
+    }
+    fn ne(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::Ne)
+    }
+    fn lt(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::Lt)
+    }
+    fn le(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::Le)
+    }
+    fn gt(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::Gt)
+    }
+    fn ge(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::Ge)
+    }
+    fn neg(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.neg().py()?))
+    }
+    fn exp(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.exp().py()?))
+    }
+    fn log(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.log().py()?))
+    }
+    fn sqrt(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.sqrt().py()?))
+    }
+    fn relu(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.relu().py()?))
+    }
+    fn matmul(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.matmul(&other.0).py()?))
+    }
+
+    fn __add__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Add, false)
+    }
+    fn __radd__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Add, true)
+    }
+    fn __sub__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        let Some(b) = operand(o) else { return Ok(None) };
+        Ok(Some(Tensor(elementwise::sub(&Operand::Tensor(self.0.clone()), &b).py()?)))
+    }
+    fn __rsub__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        let Some(a) = operand(o) else { return Ok(None) };
+        Ok(Some(Tensor(elementwise::sub(&a, &Operand::Tensor(self.0.clone())).py()?)))
+    }
+    fn __mul__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Mul, false)
+    }
+    fn __rmul__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Mul, true)
+    }
+    fn __truediv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Div, false)
+    }
+    fn __rtruediv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Div, true)
+    }
+    fn __matmul__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        let Ok(t) = o.extract::<PyRef<'_, Tensor>>() else { return Ok(None) };
+        Ok(Some(Tensor(self.0.matmul(&t.0).py()?)))
+    }
+    fn __neg__(&self) -> PyResult<Tensor> {
+        self.neg()
+    }
+    fn __pos__(&self) -> Tensor {
+        self.clone_ref()
+    }
+    fn __eq__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Eq, false)
+    }
+    fn __ne__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Ne, false)
+    }
+    fn __lt__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Lt, false)
+    }
+    fn __le__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Le, false)
+    }
+    fn __gt__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Gt, false)
+    }
+    fn __ge__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::Ge, false)
+    }
+    fn __hash__(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.0.node()) as usize
+    }
+
+    // ---- reductions
+    #[pyo3(signature = (dim = None, keepdim = false, dtype = None))]
+    fn sum(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        let x = match opt_dtype(dtype)? {
+            Some(d) => self.0.to_dtype(d).py()?,
+            None => self.0.clone(),
+        };
+        Ok(Tensor(x.sum(dims(dim)?.as_deref(), keepdim).py()?))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn mean(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.mean(dims(dim)?.as_deref(), keepdim).py()?))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn amax(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.amax(dims(dim)?.as_deref(), keepdim).py()?))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn argmax(&self, dim: Option<i64>, keepdim: bool) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.argmax(dim, keepdim).py()?))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn max<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool) -> PyResult<Bound<'py, PyAny>> {
+        match dim {
+            None => Ok(Bound::new(py, Tensor(self.0.max_all().py()?))?.into_any()),
+            Some(d) if d.is_none() => Ok(Bound::new(py, Tensor(self.0.max_all().py()?))?.into_any()),
+            Some(d) => {
+                if let Ok(t) = d.extract::<PyRef<'_, Tensor>>() {
+                    return Ok(Bound::new(py, self.maximum(t.into_pyobject(py)?.as_any())?)?.into_any());
+                }
+                let d: i64 = d.extract()?;
+                let (v, i) = self.0.max_dim(d, keepdim).py()?;
+                let ns = py.import("vkml")?.getattr("_MaxResult")?;
+                ns.call1((Tensor(v), Tensor(i)))
+            }
+        }
+    }
+
+    // ---- in place
+    fn add_<'py>(slf: Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        slf.get().0.update(&operand_or_err(other)?, "add").py()?;
+        Ok(slf)
+    }
+    fn sub_<'py>(slf: Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        slf.get().0.update(&operand_or_err(other)?, "sub").py()?;
+        Ok(slf)
+    }
+    fn mul_<'py>(slf: Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        slf.get().0.update(&operand_or_err(other)?, "mul").py()?;
+        Ok(slf)
+    }
+    fn div_<'py>(slf: Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        slf.get().0.update(&operand_or_err(other)?, "div").py()?;
+        Ok(slf)
+    }
+    fn __iadd__(slf: Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        slf.get().0.update(&operand_or_err(other)?, "add").py()
+    }
+    fn __isub__(slf: Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        slf.get().0.update(&operand_or_err(other)?, "sub").py()
+    }
+    fn __imul__(slf: Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        slf.get().0.update(&operand_or_err(other)?, "mul").py()
+    }
+    fn __itruediv__(slf: Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        slf.get().0.update(&operand_or_err(other)?, "div").py()
+    }
+    fn zero_(slf: Bound<'_, Self>) -> PyResult<Bound<'_, Self>> {
+        slf.get().0.fill(Scalar::Int(0)).py()?;
+        Ok(slf)
+    }
+    fn fill_<'py>(slf: Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let s = scalar(value).ok_or_else(|| PyTypeError::new_err("fill_ expects a number"))?;
+        slf.get().0.fill(s).py()?;
+        Ok(slf)
+    }
+    fn copy_<'py>(slf: Bound<'py, Self>, src: PyRef<'py, Tensor>) -> PyResult<Bound<'py, Self>> {
+        slf.get().0.assign(&src.0).py()?;
+        Ok(slf)
+    }
+}
+
+impl Tensor {
+    fn clone_ref(&self) -> Tensor {
+        Tensor(self.0.clone())
+    }
+
+    fn cmp(&self, other: &Bound<'_, PyAny>, op: BinaryOp) -> PyResult<Tensor> {
+        Ok(Tensor(elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, op).py()?))
+    }
+}
+
+/// A value for `__setitem__`: a tensor, or a scalar made into one on the target's device.
+fn value_tensor(value: &Bound<'_, PyAny>, target: &Core) -> PyResult<Core> {
+    if let Ok(t) = value.extract::<PyRef<'_, Tensor>>() {
+        return Ok(t.0.clone());
+    }
+    let s = scalar(value)
+        .ok_or_else(|| PyTypeError::new_err(format!("can't assign a {} to a Tensor", type_name(value))))?;
+    elementwise::scalar_tensor(s, target.dtype(), target.device()).py()
+}
+
+/// Parse an index expression into items.
+fn index_items(key: &Bound<'_, PyAny>) -> PyResult<Vec<IndexItem>> {
+    let parts: Vec<Bound<'_, PyAny>> = match key.cast::<PyTuple>() {
+        Ok(t) => t.iter().collect(),
+        Err(_) => vec![key.clone()],
+    };
+    let mut out = Vec::new();
+    for p in parts {
+        if p.is_none() {
+            out.push(IndexItem::NewAxis);
+        } else if p.is_instance_of::<pyo3::types::PyEllipsis>() {
+            out.push(IndexItem::Ellipsis);
+        } else if let Ok(s) = p.cast::<PySlice>() {
+            let get = |name: &str| -> PyResult<Option<i64>> {
+                let v = s.getattr(name)?;
+                if v.is_none() {
+                    Ok(None)
+                } else {
+                    v.extract::<i64>().map(Some).map_err(|_| PyTypeError::new_err("slice indices must be integers"))
+                }
+            };
+            out.push(IndexItem::Slice { start: get("start")?, stop: get("stop")?, step: get("step")? });
+        } else if p.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(PyIndexError::new_err("boolean indices are not supported yet (issue #3)"));
+        } else if let Ok(i) = p.extract::<i64>() {
+            out.push(IndexItem::Int(i));
+        } else if p.extract::<PyRef<'_, Tensor>>().is_ok() {
+            return Err(PyIndexError::new_err("tensor indices are not supported yet (issue #3)"));
+        } else {
+            return Err(PyValueError::new_err(format!("unsupported index of type {}", type_name(&p))));
+        }
+    }
+    Ok(out)
+}

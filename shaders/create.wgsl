@@ -1,0 +1,51 @@
+// Creation: op 0 fills words with a repeating pattern (the value pre-encoded on the host), op 1 draws uniform
+// floats and op 2 normal floats from Philox-4x32-10 — the same rounds and formulas as util/philox.rs and the CPU.
+
+@group(0) @binding(9) var<storage, read_write> out: array<u32>;
+
+fn philox(ctr: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
+    var c = ctr;
+    var k = key;
+    for (var r = 0u; r < 10u; r = r + 1u) {
+        let p0 = mul32(0xD2511F53u, c.x);
+        let p1 = mul32(0xCD9E8D57u, c.z);
+        c = vec4<u32>(p1.y ^ c.y ^ k.x, p1.x, p0.y ^ c.w ^ k.y, p0.x);
+        k = k + vec2<u32>(0x9E3779B9u, 0xBB67AE85u);
+    }
+    return c;
+}
+
+// Word i of the stream (seed in extra.xy, first block in extra.zw).
+fn rand_word(i: u32) -> u32 {
+    let block = add64(info.extra.zw, vec2<u32>(i / 4u, 0u));
+    let r = philox(vec4<u32>(block.x, block.y, 0u, 0u), info.extra.xy);
+    return r[i % 4u];
+}
+
+fn uniform01(w: u32) -> f32 {
+    return f32(w & 0xffffffu) * (1.0 / 16777216.0);
+}
+
+@compute @workgroup_size(128)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = linear_id(gid, nwg);
+    if (i >= info.n) {
+        return;
+    }
+    switch info.op {
+        case 0u: {
+            out[i] = select(info.extra2.x, info.extra2.y, (i & 1u) == 1u);
+        }
+        case 1u: {
+            out[i] = bitcast<u32>(uniform01(rand_word(i)));
+        }
+        default: {
+            let base = 4u * (i / 2u) + 2u * (i % 2u);
+            let u1 = 1.0 - uniform01(rand_word(base));
+            let u2 = uniform01(rand_word(base + 1u));
+            let r = sqrt(-2.0 * log(u1));
+            let theta = 6.2831855 * u2 - 3.1415927;
+            out[i] = bitcast<u32>(-r * cos(theta));
+        }
+    }
+}

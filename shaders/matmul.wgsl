@@ -1,0 +1,80 @@
+// Batched matmul, one tiled pipeline: a 16x16 output tile per workgroup of 16x8 invocations (each computes two
+// rows), K in tiles of 16 through workgroup memory. Inputs are read through their strides (transposed views need
+// no copy); every output accumulates its K products in order, so results are deterministic.
+// @inputs a b
+
+@group(0) @binding(9) var<storage, read_write> out: array<u32>;
+
+var<workgroup> ta: array<array<f32, 16>, 16>;
+var<workgroup> tb: array<array<f32, 16>, 16>;
+
+@compute @workgroup_size(16, 8)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let m = info.extra.x;
+    let n = info.extra.y;
+    let k = info.extra.z;
+    let rank = info.rank;
+    let batch = wid.z;
+    // Batch offsets of both inputs (batch dims are 0..rank-2, already broadcast).
+    var oa = i32(info.offset.x);
+    var ob = i32(info.offset.y);
+    var rem = batch;
+    for (var d = i32(rank) - 3; d >= 0; d = d - 1) {
+        let sz = dim(u32(d));
+        let i = i32(rem % sz);
+        rem = rem / sz;
+        oa = oa + i * stride(0u, u32(d));
+        ob = ob + i * stride(1u, u32(d));
+    }
+    let sam = stride(0u, rank - 2u);
+    let sak = stride(0u, rank - 1u);
+    let sbk = stride(1u, rank - 2u);
+    let sbn = stride(1u, rank - 1u);
+    let dta = info.in_dtype.x;
+    let dtb = info.in_dtype.y;
+    let row0 = wid.y * 16u;
+    let col0 = wid.x * 16u;
+    let tx = lid.x;
+    let ty = lid.y;
+    var acc0 = 0.0;
+    var acc1 = 0.0;
+    for (var k0 = 0u; k0 < k; k0 = k0 + 16u) {
+        for (var h = 0u; h < 2u; h = h + 1u) {
+            let r = ty + 8u * h;
+            let gr = row0 + r;
+            let gk = k0 + tx;
+            var va = 0.0;
+            if (gr < m && gk < k) {
+                va = a_f32_at(u32(oa + i32(gr) * sam + i32(gk) * sak), dta);
+            }
+            ta[r][tx] = va;
+            let kk = k0 + r;
+            let gc = col0 + tx;
+            var vb = 0.0;
+            if (kk < k && gc < n) {
+                vb = b_f32_at(u32(ob + i32(kk) * sbk + i32(gc) * sbn), dtb);
+            }
+            tb[r][tx] = vb;
+        }
+        workgroupBarrier();
+        let kmax = min(16u, k - k0);
+        for (var kk = 0u; kk < kmax; kk = kk + 1u) {
+            acc0 = acc0 + ta[ty][kk] * tb[kk][tx];
+            acc1 = acc1 + ta[ty + 8u][kk] * tb[kk][tx];
+        }
+        workgroupBarrier();
+    }
+    let col = col0 + tx;
+    if (col >= n) {
+        return;
+    }
+    let base = batch * m * n;
+    let r0 = row0 + ty;
+    if (r0 < m) {
+        out[base + r0 * n + col] = bitcast<u32>(acc0);
+    }
+    let r1 = r0 + 8u;
+    if (r1 < m) {
+        out[base + r1 * n + col] = bitcast<u32>(acc1);
+    }
+}

@@ -1,0 +1,124 @@
+// Reductions (op 0 sum, 1 max, 2 argmax) over the trailing extra.x dims of a view: one workgroup per output;
+// each invocation folds a fixed strided subset in index order, then a fixed tree combines them, so the result
+// is the same on every run (no atomics).
+// @inputs a
+
+@group(0) @binding(9) var<storage, read_write> out: array<u32>;
+
+var<workgroup> sf: array<f32, 128>;
+var<workgroup> si: array<vec2<u32>, 128>;
+var<workgroup> sx: array<u32, 128>;
+
+// Buffer index of reduced element r of output o.
+fn in_index(o: u32, r: u32) -> u32 {
+    let axes = info.extra.x;
+    var idx = i32(info.offset.x);
+    var rem = r;
+    for (var d = i32(info.rank) - 1; d >= i32(info.rank - axes); d = d - 1) {
+        let n = dim(u32(d));
+        idx = idx + i32(rem % n) * stride(0u, u32(d));
+        rem = rem / n;
+    }
+    rem = o;
+    for (var d = i32(info.rank - axes) - 1; d >= 0; d = d - 1) {
+        let n = dim(u32(d));
+        idx = idx + i32(rem % n) * stride(0u, u32(d));
+        rem = rem / n;
+    }
+    return u32(idx);
+}
+
+// Does (v, i) beat (w, j) for max/argmax? NaN wins; ties go to the lower index.
+fn beats_f(v: f32, i: u32, w: f32, j: u32) -> bool {
+    let vn = v != v;
+    let wn = w != w;
+    if (vn || wn) {
+        return vn && (!wn || i < j);
+    }
+    return v > w || (v == w && i < j);
+}
+
+fn beats_i(v: vec2<u32>, i: u32, w: vec2<u32>, j: u32) -> bool {
+    let c = cmp64(v, w);
+    return c > 0 || (c == 0 && i < j);
+}
+
+@compute @workgroup_size(128)
+fn main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let o = wid.x + wid.y * nwg.x;
+    if (o >= info.n) {
+        return;
+    }
+    let inner = info.extra.y;
+    let dt = info.in_dtype.x;
+    let fc = is_float(dt);
+    let op = info.op;
+    // Each invocation's partial result; index 0xffffffff marks "no element yet".
+    var f = 0.0;
+    var iv = vec2<u32>(0u, 0u);
+    var ix = 0xffffffffu;
+    for (var r = lid; r < inner; r = r + WG) {
+        let at = in_index(o, r);
+        if (fc) {
+            let x = a_f32_at(at, dt);
+            if (op == 0u) {
+                f = f + x;
+            } else if (ix == 0xffffffffu || beats_f(x, r, f, ix)) {
+                f = x;
+                ix = r;
+            }
+        } else {
+            let x = a_i64_at(at, dt);
+            if (op == 0u) {
+                iv = add64(iv, x);
+            } else if (ix == 0xffffffffu || beats_i(x, r, iv, ix)) {
+                iv = x;
+                ix = r;
+            }
+        }
+    }
+    sf[lid] = f;
+    si[lid] = iv;
+    sx[lid] = ix;
+    for (var s = WG / 2u; s > 0u; s = s / 2u) {
+        workgroupBarrier();
+        if (lid < s) {
+            let j = lid + s;
+            if (op == 0u) {
+                sf[lid] = sf[lid] + sf[j];
+                si[lid] = add64(si[lid], si[j]);
+            } else if (sx[j] != 0xffffffffu) {
+                let take = sx[lid] == 0xffffffffu
+                    || (fc && beats_f(sf[j], sx[j], sf[lid], sx[lid]))
+                    || (!fc && beats_i(si[j], sx[j], si[lid], sx[lid]));
+                if (take) {
+                    sf[lid] = sf[j];
+                    si[lid] = si[j];
+                    sx[lid] = sx[j];
+                }
+            }
+        }
+    }
+    workgroupBarrier();
+    if (lid != 0u) {
+        return;
+    }
+    if (op == 2u) {
+        out[2u * o] = sx[0];
+        out[2u * o + 1u] = 0u;
+        return;
+    }
+    switch info.out_dtype {
+        case 0u: { out[o] = bitcast<u32>(sf[0]); }
+        case 4u: {
+            out[2u * o] = si[0].x;
+            out[2u * o + 1u] = si[0].y;
+        }
+        case 3u: { out[o] = si[0].x; }
+        default: { out[o] = select(0u, 1u, si[0].x != 0u); }
+    }
+}

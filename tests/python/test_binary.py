@@ -1,0 +1,105 @@
+"""Binary ops (add sub mul div maximum and the comparisons) against torch: classes, dtypes, scalars, promotion."""
+
+import pytest
+from helpers import case, check_op, matrix
+
+BINARY = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "maximum": lambda a, b, lib: lib.maximum(a, b),
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+}
+COMPARE = ("eq", "ne", "lt", "le", "gt", "ge", "maximum")
+
+
+@pytest.mark.parametrize(("op", "cls", "dtype"), matrix(BINARY))
+def test_matrix(op, cls, dtype, device):
+    # Comparisons and maximum draw from few values so that ties and equality happen.
+    check_op(op, [(5, 7), (5, 7)], BINARY[op], device, cls, dtype, domain="grid" if op in COMPARE else "normal")
+
+
+CASES = [
+    # methods and functions, in torch's spelling
+    case("add", [(45, 65), (45, 65)], lambda a, b: a.add(b)),
+    case("add", [(4, 5), (4, 5)], lambda a, b, lib: lib.add(a, b)),
+    case("sub", [(4, 5), (4, 5)], lambda a, b: a.sub(b)),
+    case("sub", [(4, 5), (4, 5)], lambda a, b, lib: lib.sub(a, b)),
+    case("mul", [(4, 5), (4, 5)], lambda a, b: a.mul(b)),
+    case("mul", [(4, 5), (4, 5)], lambda a, b, lib: lib.mul(a, b)),
+    case("div", [(4, 5), (4, 5)], lambda a, b: a.div(b)),
+    case("div", [(4, 5), (4, 5)], lambda a, b, lib: lib.div(a, b)),
+    case("maximum", [(4, 5), (4, 5)], lambda a, b: a.maximum(b)),
+    case("eq", [(4, 5), (4, 5)], lambda a, b: a.eq(b), domain="grid"),
+    case("ne", [(4, 5), (4, 5)], lambda a, b, lib: lib.ne(a, b), domain="grid"),
+    case("lt", [(4, 5), (4, 5)], lambda a, b: a.lt(b), domain="grid"),
+    case("le", [(4, 5), (4, 5)], lambda a, b, lib: lib.le(a, b), domain="grid"),
+    case("gt", [(4, 5), (4, 5)], lambda a, b: a.gt(b), domain="grid"),
+    case("ge", [(4, 5), (4, 5)], lambda a, b, lib: lib.ge(a, b), domain="grid"),
+    # Python scalars on either side ("weak" scalars: the tensor's dtype wins within its category)
+    case("add", [(4, 5)], lambda x: x + 2.5),
+    case("add", [(4, 5)], lambda x: 2.5 + x),
+    case("add", [(4, 5)], lambda x: x + 3, dtype="int32"),
+    case("add", [(4, 5)], lambda x: x + 2.5, dtype="int32"),  # int tensor + float scalar -> float32
+    case("add", [(4, 5)], lambda x: x + 0.1, dtype="float16"),  # the scalar is not rounded to f16 first
+    case("add", [(4, 5)], lambda x: x + 0.1, dtype="bfloat16"),
+    case("add", [(4, 5)], lambda x: x + 2, dtype="bool"),  # bool + int -> int64
+    case("add", [(4, 5)], lambda x: True + x, dtype="int32"),
+    case("sub", [(4, 5)], lambda x: x - 1.5),
+    case("sub", [(4, 5)], lambda x: 1.5 - x),
+    case("sub", [(4, 5)], lambda x: 7 - x, dtype="int64"),
+    case("mul", [(4, 5)], lambda x: x * 3),
+    case("mul", [(4, 5)], lambda x: 0.1 * x),
+    case("mul", [(4, 5)], lambda x: x * 2.5, dtype="bool"),  # bool * float -> float32
+    case("div", [(4, 5)], lambda x: x / 3),
+    case("div", [(4, 5)], lambda x: 1 / x),
+    case("div", [(4, 5)], lambda x: x / 2, dtype="int64"),  # int / int -> float32, as torch
+    case("div", [(4, 5)], lambda x: 7 / x, dtype="int32"),  # including 0 divisors: inf and nan
+    case("maximum", [(4, 5), ()], lambda a, b, lib: lib.maximum(a, b)),
+    case("eq", [(4, 5)], lambda x: x == 1.0, domain="grid"),
+    case("eq", [(4, 5)], lambda x: x == 1, dtype="int32"),
+    case("ne", [(4, 5)], lambda x: x != 0.5, domain="grid"),
+    case("lt", [(4, 5)], lambda x: x < 0.5, domain="grid"),
+    case("lt", [(4, 5)], lambda x: 0.5 < x, domain="grid"),  # the reflected operator
+    case("le", [(4, 5)], lambda x: x <= 0, dtype="int64"),
+    case("gt", [(4, 5)], lambda x: x > 0.5, dtype="float16", domain="grid"),
+    case("ge", [(4, 5)], lambda x: 1 >= x, domain="grid"),
+    case("gt", [(4, 5)], lambda x: x > 2.5, dtype="int32"),  # int tensor against a float scalar
+    # broadcasting
+    case("add", [(4, 1), (1, 5)], lambda a, b: a + b),
+    case("add", [(5,), (4, 5)], lambda a, b: a + b),
+    case("add", [(4, 1, 3), (2, 3)], lambda a, b: a + b),
+    case("mul", [(2, 1, 4, 1), (3, 1, 5)], lambda a, b: a * b),
+    case("sub", [(), (3, 4)], lambda a, b: a - b),
+    case("div", [(3, 4), ()], lambda a, b: a / b),
+    case("lt", [(4, 1), (5,)], lambda a, b: a < b, domain="grid"),
+    case("maximum", [(1, 5), (4, 1)], lambda a, b, lib: lib.maximum(a, b)),
+    case("add", [(0, 1), (1, 5)], lambda a, b: a + b),  # broadcast to an empty result
+    # promotion of mixed dtypes, torch.result_type
+    case("add", [(3, 4), ()], lambda a, b: a + b, dtype=("float16", "float32")),  # a 0-d tensor is weak: f16
+    case("add", [(3, 4), ()], lambda a, b: a + b, dtype=("float16", "int64")),
+    case("add", [(3, 4), ()], lambda a, b: a + b, dtype=("int32", "float32")),  # float category wins: f32
+    case("add", [(3, 4), (3, 4)], lambda a, b: a + b, dtype=("bfloat16", "float16")),  # -> float32
+    case("mul", [(3, 4), (3, 4)], lambda a, b: a * b, dtype=("bool", "float16")),
+    case("sub", [(3, 4), (3, 4)], lambda a, b: a - b, dtype=("int64", "int32")),
+    case("div", [(3, 4), (3, 4)], lambda a, b: a / b, dtype=("int32", "int64")),
+    case("div", [(3, 4), (3, 4)], lambda a, b: a / b, dtype=("bool", "bool")),
+    case("eq", [(3, 4), (3, 4)], lambda a, b: a == b, dtype=("int32", "float32"), domain="grid"),
+    case("maximum", [(3, 4), (3, 4)], lambda a, b, lib: lib.maximum(a, b), dtype=("int32", "float16")),
+    # views as operands, and a chain in one graph
+    case("add", [(6, 5), (5, 6)], lambda a, b: a + b.t()),
+    case("mul", [(6, 5), (6, 5)], lambda a, b: a[::2] * b[1::2]),
+    case("add", [(4, 5), (4, 5)], lambda a, b: (a + b) * (a - b) + a),  # exact ops only, so exact overall
+    case("add", [(4, 5)], lambda x: x + x),  # the same tensor twice
+]
+
+
+@pytest.mark.parametrize("c", CASES)
+def test_case(c, device):
+    c.run(device)

@@ -1,0 +1,249 @@
+"""Laziness and in-place semantics: counters show no work before a value is observed, one submission per realize on
+Vulkan, eager mode, and in-place writes that every view sees while earlier lazy results keep the old values."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import vkml
+from helpers import case, check_op, matrix, to_numpy
+
+COUNTERS = ("nodes", "realizations", "submissions", "dispatches", "bytes_uploaded", "bytes_downloaded", "pool_hits")
+
+
+def _delta(before: dict) -> dict:
+    after = vkml.stats()
+    return {k: after[k] - before[k] for k in COUNTERS}
+
+
+def _chain(device):
+    x = vkml.tensor(np.arange(12, dtype=np.float32).reshape(3, 4) / 10, device=device)
+    return ((x + 1) * 2).exp().sum(dim=0)
+
+
+@pytest.fixture
+def eager():
+    before = vkml.is_eager()
+    vkml.set_eager(True)
+    try:
+        yield
+    finally:
+        vkml.set_eager(before)
+
+
+def test_stats_has_every_counter():
+    stats = vkml.stats()
+    assert all(isinstance(stats.get(k), int) for k in COUNTERS), stats
+
+
+def test_building_a_graph_does_no_work(device):
+    vkml.synchronize()
+    before = vkml.stats()
+    y = _chain(device)
+    d = _delta(before)
+    assert d["nodes"] >= 4, d
+    assert d["realizations"] == 0 and d["submissions"] == 0 and d["dispatches"] == 0, f"work before observing: {d}"
+    y.numpy()
+    d = _delta(before)
+    assert d["realizations"] == 1, d
+    if device != "cpu":
+        assert d["submissions"] == 1, f"one observation of a chain must be one submission: {d}"
+        assert d["dispatches"] >= 1 and d["bytes_downloaded"] >= y.numel() * 4, d
+
+
+@pytest.mark.parametrize("observe", ["numpy", "tolist", "item", "repr", "bool", "asarray", "float"])
+def test_observing_realizes(observe, device):
+    y = _chain(device).sum()
+    before = vkml.stats()
+    {"numpy": y.numpy, "tolist": y.tolist, "item": y.item, "repr": lambda: repr(y), "bool": lambda: bool(y),
+     "asarray": lambda: np.asarray(y), "float": lambda: float(y)}[observe]()
+    assert _delta(before)["realizations"] == 1
+
+
+def test_realize_runs_once(device):
+    y = _chain(device)
+    before = vkml.stats()
+    vkml.realize(y)
+    d = _delta(before)
+    assert d["realizations"] == 1 and (device == "cpu" or d["submissions"] == 1), d
+    before = vkml.stats()
+    vkml.realize(y)
+    y.numpy()
+    d = _delta(before)
+    assert d["dispatches"] == 0, f"a realized tensor must not be computed again: {d}"
+
+
+def test_realize_several_tensors_in_one_submission(device):
+    a, b = _chain(device), _chain(device) * 3
+    before = vkml.stats()
+    vkml.realize(a, b)
+    d = _delta(before)
+    assert d["realizations"] == 1 and (device == "cpu" or d["submissions"] == 1), d
+
+
+def test_eager_mode(eager, device):
+    assert vkml.is_eager()
+    x = vkml.ones(3, 4, device=device)
+    before = vkml.stats()
+    y = x + 1
+    d = _delta(before)
+    assert d["realizations"] >= 1, f"eager mode must evaluate at once: {d}"
+    assert device == "cpu" or d["dispatches"] >= 1, d
+    assert (to_numpy(y) == 2).all()
+
+
+def test_set_eager_restores():
+    before = vkml.is_eager()
+    vkml.set_eager(not before)
+    assert vkml.is_eager() is (not before)
+    vkml.set_eager(before)
+    assert vkml.is_eager() is before
+
+
+@pytest.mark.parametrize(("env", "expect"), [("1", "True"), ("0", "False")])
+def test_eager_environment_variable(env, expect):
+    code = "import vkml; print(vkml.is_eager())"
+    environ = {**os.environ, "VKML_EAGER": env, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == expect
+
+
+# --- in place: written through check_op, so torch's semantics are the reference --------------------------------------
+
+INPLACE = {
+    "add_": lambda a, b: a.add_(b),
+    "sub_": lambda a, b: a.sub_(b),
+    "mul_": lambda a, b: a.mul_(b),
+    "div_": lambda a, b: a.div_(b),
+}
+
+
+@pytest.mark.parametrize(("op", "cls", "dtype"), matrix(INPLACE))
+def test_inplace_matrix(op, cls, dtype, device):
+    # torch rejects some of these (a broadcast destination, int32.add_(float32)); vkml must reject them too.
+    check_op(op, [(5, 7), (5, 7)], INPLACE[op], device, cls, dtype)
+
+
+def iadd_slice(x):
+    v = x[1:, ::2]
+    v += 1  # through the view: the base changes, as in torch
+    return x, v
+
+
+def isub_mul_div(x):
+    x -= 0.5
+    x *= 3
+    x /= 2
+    return x
+
+
+def view_sees_new_version(x):
+    v = x.t()
+    w = x[1]
+    x.mul_(2)
+    return v, w
+
+
+def lazy_result_keeps_old_value(x):
+    y = x * 2  # built before the write: must use the old x, as torch computed it then
+    x.add_(1)
+    return y, x
+
+
+def write_then_read(x):
+    x.add_(1)
+    return x.sum(dim=0), x
+
+
+def setitem_scalar(x):
+    x[1:3, ::2] = 5.0
+    return x
+
+
+def setitem_int_index(x):
+    x[0] = -1.0
+    x[-1, 2] = 7.0
+    return x
+
+
+def setitem_tensor(x, y):
+    x[0] = y  # y has shape (6,) and is broadcast into the row
+    return x
+
+
+def setitem_from_itself(x):
+    x[..., 0] = x[..., 1]
+    return x
+
+
+def setitem_broadcast(x, y):
+    x[:, 1:4] = y  # y (4, 1) broadcasts over the 3 columns
+    return x
+
+
+def zero_slice(x):
+    x[1:].zero_()
+    return x
+
+
+def fill_all(x):
+    x.fill_(2.5)
+    return x
+
+
+def copy_into(x, y):
+    x.copy_(y)  # broadcasts (1, 6) into (4, 6)
+    return x
+
+
+def copy_converts(x, y):
+    x.copy_(y)  # int32 into float32
+    return x
+
+
+def chained(x):
+    x.add_(1).mul_(2)
+    return x
+
+
+def twice_through_views(x):
+    a, b = x[:2], x[1:]
+    a.add_(1)
+    b.mul_(2)  # row 1 belongs to both views: it sees a's write, then b's
+    return x, a, b
+
+
+CASES = [
+    case("add_", [(4, 6)], iadd_slice),
+    case("sub_", [(4, 6)], isub_mul_div),
+    case("mul_", [(4, 6)], view_sees_new_version),
+    case("add_", [(4, 6)], lazy_result_keeps_old_value),
+    case("add_", [(4, 6)], write_then_read),
+    case("add_", [(4, 6)], chained),
+    case("add_", [(4, 6)], twice_through_views),
+    case("add_", [(4, 6)], iadd_slice, "strided"),
+    case("mul_", [(4, 6)], view_sees_new_version, dtype="float16"),
+    case("add_", [(4, 6)], lazy_result_keeps_old_value, dtype="int64"),
+    case("setitem", [(4, 6)], setitem_scalar),
+    case("setitem", [(4, 6)], setitem_scalar, dtype="bfloat16"),
+    case("setitem", [(4, 6)], setitem_scalar, dtype="int32"),
+    case("setitem", [(4, 6)], setitem_int_index),
+    case("setitem", [(4, 6), (6,)], setitem_tensor),
+    case("setitem", [(4, 6), (6,)], setitem_tensor, dtype=("float16", "float32")),  # converted to the destination
+    case("setitem", [(4, 6)], setitem_from_itself),
+    case("setitem", [(4, 6), (4, 1)], setitem_broadcast),
+    case("setitem", [(4, 6)], setitem_scalar, "strided"),
+    case("zero_", [(4, 6)], zero_slice),
+    case("fill_", [(4, 6)], fill_all),
+    case("fill_", [(4, 6)], fill_all, dtype="int64"),
+    case("copy_", [(4, 6), (1, 6)], copy_into),
+    case("copy_", [(4, 6), (4, 6)], copy_converts, dtype=("float32", "int32")),
+]
+
+
+@pytest.mark.parametrize("c", CASES)
+def test_inplace_case(c, device):
+    c.run(device)

@@ -1,0 +1,92 @@
+"""Reductions (sum mean amax max argmax) against torch: dims, keepdim, negative dims, empty inputs, classes, dtypes."""
+
+import numpy as np
+import pytest
+from helpers import case, check_op, error, matrix
+
+REDUCE = {
+    "sum": lambda x: x.sum(dim=1),
+    "mean": lambda x: x.mean(dim=0),
+    "amax": lambda x: x.amax(dim=1),
+    "max": lambda x: x.max(dim=1),  # (values, indices)
+    "argmax": lambda x: x.argmax(dim=1),
+}
+
+
+@pytest.mark.parametrize(("op", "cls", "dtype"), matrix(REDUCE))
+def test_matrix(op, cls, dtype, device):
+    # Few distinct values for max and argmax, so ties happen and the first index must win, as in torch.
+    check_op(op, [(5, 7)], REDUCE[op], device, cls, dtype, domain="grid" if op in ("max", "argmax") else "normal")
+
+
+CASES = [
+    # one, several and all dims; keepdim; negative dims; functional forms
+    case("sum", [(45, 65)], lambda x: x.sum()),
+    case("sum", [(3, 4, 5, 6)], lambda x: x.sum(dim=(1, 3), keepdim=True)),
+    case("sum", [(3, 4, 5)], lambda x: x.sum(dim=-1)),
+    case("sum", [(3, 4, 5)], lambda x: x.sum(dim=(0, -1))),
+    case("sum", [(3, 4, 5)], lambda x: x.sum(dim=(0, 1, 2), keepdim=True)),
+    case("sum", [(3, 4, 5)], lambda x: x.sum(1, True)),
+    case("sum", [(3, 4, 5)], lambda x, lib: lib.sum(x, dim=1)),
+    case("sum", [(4096,)], lambda x: x.sum()),
+    case("sum", [(7, 300)], lambda x: x.sum(dim=1), dtype="float16"),
+    case("sum", [(7, 300)], lambda x: x.sum(dim=0), dtype="bfloat16"),
+    case("sum", [(5, 6)], lambda x: x.sum(), dtype="int32"),  # -> int64, as torch
+    case("sum", [(5, 6)], lambda x: x.sum(dim=0), dtype="bool"),  # -> int64
+    case("sum", [()], lambda x: x.sum()),
+    case("sum", [()], lambda x: x.sum(dim=0)),
+    case("sum", [(0, 5)], lambda x: x.sum()),  # the sum of nothing is 0
+    case("sum", [(0, 5)], lambda x: x.sum(dim=0)),
+    case("sum", [(0, 5)], lambda x: x.sum(dim=1, keepdim=True)),
+    case("sum", [(6, 5)], lambda x: x.t().sum(dim=1)),
+    case("sum", [(6, 5)], lambda x: x[1::2, ::2].sum(dim=0)),
+    case("sum", [(1, 5)], lambda x: x.expand(300, 5).sum(dim=0)),  # a stride-0 reduction axis
+    case("mean", [(45, 65)], lambda x: x.mean()),
+    case("mean", [(3, 4, 5, 6)], lambda x: x.mean(dim=(1, 3), keepdim=True)),
+    case("mean", [(3, 4, 5)], lambda x: x.mean(dim=-2)),
+    case("mean", [(3, 4, 5)], lambda x, lib: lib.mean(x, dim=(0, 2))),
+    case("mean", [(7, 300)], lambda x: x.mean(dim=1), dtype="float16"),
+    case("mean", [(0, 5)], lambda x: x.mean()),  # nan, as torch
+    case("mean", [(0, 5)], lambda x: x.mean(dim=0)),
+    case("amax", [(45, 65)], lambda x: x.amax()),
+    case("amax", [(3, 4, 5, 6)], lambda x: x.amax(dim=(1, 3), keepdim=True)),
+    case("amax", [(3, 4, 5)], lambda x: x.amax(dim=-1)),
+    case("amax", [(3, 4, 5)], lambda x, lib: lib.amax(x, dim=(0, 1))),
+    case("amax", [(5, 6)], lambda x: x.amax(dim=0), dtype="int64"),
+    case("amax", [(5, 6)], lambda x: x.amax(), dtype="bool"),
+    case("amax", [(0, 5)], lambda x: x.amax(dim=1)),  # reducing a non-empty dim of an empty tensor is fine
+    case("max", [(45, 65)], lambda x: x.max()),
+    case("max", [(3, 4, 5)], lambda x: x.max(dim=1)),
+    case("max", [(3, 4, 5)], lambda x: x.max(dim=-1, keepdim=True)),
+    case("max", [(3, 4, 5)], lambda x: x.max(1).values),
+    case("max", [(3, 4, 5)], lambda x: x.max(1).indices, domain="grid"),
+    case("max", [(3, 4, 5)], lambda x: x.max(2, True), dtype="int32", domain="grid"),
+    case("max", [(0, 5)], lambda x: x.max(dim=1)),
+    case("max", [(6, 5)], lambda x: x.t().max(dim=1), domain="grid"),
+    case("argmax", [(45, 65)], lambda x: x.argmax()),
+    case("argmax", [(3, 4, 5)], lambda x: x.argmax(dim=-1)),
+    case("argmax", [(3, 4, 5)], lambda x: x.argmax(dim=1, keepdim=True), domain="grid"),
+    case("argmax", [(3, 4, 5)], lambda x, lib: lib.argmax(x, dim=0), domain="grid"),
+    case("argmax", [(3, 4, 5)], lambda x: x.argmax(dim=2), dtype="int64"),
+    case("argmax", [(6, 5)], lambda x: x[::2].t().argmax(dim=1), domain="grid"),
+    case("argmax", [(0, 5)], lambda x: x.argmax(dim=1)),
+    case("argmax", [np.array([[1.0, float("nan"), 3.0, float("nan")], [2.0, 2.0, -1.0, 0.0]])], lambda x: x.argmax(1)),
+    case("max", [np.array([[1.0, float("nan"), 3.0], [-0.0, 0.0, -1.0]])], lambda x: x.max(dim=1)),
+    case("sum", [np.array([1e38, 1e38, -1e38, 1.0, float("inf")])], lambda x: x.sum()),
+    # where torch rejects an empty reduction, vkml raises the same kind of error
+    error("amax", [(0, 5)], lambda x: x.amax(), RuntimeError),
+    error("amax", [(0, 5)], lambda x: x.amax(dim=0), IndexError),
+    error("max", [(0, 5)], lambda x: x.max(), RuntimeError),
+    error("argmax", [(0, 5)], lambda x: x.argmax(), IndexError),
+    error("argmax", [(0, 5)], lambda x: x.argmax(dim=0), IndexError),
+    error("sum", [(3, 4)], lambda x: x.sum(dim=2), IndexError),
+    error("sum", [(3, 4)], lambda x: x.sum(dim=-3), IndexError),
+    error("sum", [(3, 4)], lambda x: x.sum(dim=(0, 0)), RuntimeError),
+    error("mean", [(3, 4)], lambda x: x.mean(), (RuntimeError, TypeError), dtype="int32"),
+    error("argmax", [(3, 4)], lambda x: x.argmax(), (RuntimeError, TypeError), dtype="bool"),
+]
+
+
+@pytest.mark.parametrize("c", CASES)
+def test_case(c, device):
+    c.run(device)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+#! Sets up everything vkml needs on a fresh Debian machine, idempotently; sourced by tools/test.sh and tools/demo.sh.
+# Slow one-time work (Mesa from backports, the torch venv, the cargo target dir, Mesa's shader cache) lives in one cache
+# folder outside the clone, keyed by version, so a warm run skips it.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export VKML_CACHE="${VKML_CACHE:-$HOME/.cache/vkml}"
+mkdir -p "$VKML_CACHE"
+exec 9>"$VKML_CACHE/lock"
+flock 9
+
+log() { printf '[setup %s] %s\n' "$(date +%T)" "$*"; }
+
+# --- Vulkan on the CPU: Mesa's lavapipe. Backports' Mesa 25 is ~5x faster than bookworm's 22.3.
+MESA_WANT="25."
+have_mesa() { dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null | grep -q "^$MESA_WANT"; }
+if ! have_mesa || ! dpkg-query -W libvulkan1 >/dev/null 2>&1; then
+  log "installing lavapipe (mesa-vulkan-drivers from bookworm-backports) and the Vulkan loader"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "deb http://deb.debian.org/debian bookworm-backports main" >/etc/apt/sources.list.d/vkml-backports.list
+  fi
+  apt-get update -qq
+  apt-get install -y -qq -t bookworm-backports mesa-vulkan-drivers libvulkan1 >/dev/null \
+    || apt-get install -y -qq mesa-vulkan-drivers libvulkan1 >/dev/null
+fi
+export MESA_SHADER_CACHE_DIR="$VKML_CACHE/mesa-shader-cache"
+export MESA_SHADER_CACHE_MAX_SIZE=2G
+
+# --- Rust: the pinned toolchain (rust-toolchain.toml) and its wasm32 target.
+(cd "$ROOT" && rustup show active-toolchain >/dev/null)
+export CARGO_TARGET_DIR="$VKML_CACHE/target"
+
+# --- Python: one venv per hash of the requirements (torch is a ~3 GB CUDA build; installed once).
+PY="${VKML_PYTHON:-python3}"
+REQ="$ROOT/py/requirements-test.txt"
+REQ_HASH="$( (cat "$REQ"; "$PY" -c 'import sys; print(sys.version)') | sha256sum | cut -c1-12)"
+VENV="$VKML_CACHE/venv-$REQ_HASH"
+if [ ! -f "$VENV/.complete" ]; then
+  log "creating venv $VENV (torch and friends; several minutes once)"
+  rm -rf "$VENV"
+  "$PY" -m venv "$VENV"
+  "$VENV/bin/pip" install -q --upgrade pip
+  "$VENV/bin/pip" install -q -r "$REQ"
+  touch "$VENV/.complete"
+fi
+export VKML_VENV="$VENV"
+export PATH="$VENV/bin:$PATH"
+log "ready: venv $VENV, target $CARGO_TARGET_DIR"
+flock -u 9
