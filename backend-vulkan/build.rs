@@ -18,7 +18,9 @@ fn assemble(dir: &Path, family: &str) -> Result<String, String> {
     let template = read("load.wgsl.in")?;
     for (k, name) in inputs.iter().enumerate() {
         src.push_str(&format!("\n@group(0) @binding({}) var<storage, read> {name}: array<u32>;\n", k + 1));
-        src.push_str(&template.replace("SRC", name).replace("[K]", &format!("[{k}u]")).replace("(K,", &format!("({k}u,")));
+        src.push_str(
+            &template.replace("SRC", name).replace("[K]", &format!("[{k}u]")).replace("(K,", &format!("({k}u,")),
+        );
     }
     src.push('\n');
     src.push_str(&body);

@@ -31,7 +31,7 @@ macro_rules! float_op {
             BinaryOp::Maximum => {
                 if a.is_nan() {
                     a
-                } else if b.is_nan() || !(a > b) {
+                } else if b.is_nan() || a <= b {
                     b
                 } else {
                     a

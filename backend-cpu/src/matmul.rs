@@ -18,9 +18,9 @@ pub fn matmul(a: In, b: In, out: DType) -> Vec<u8> {
     let v = match (load(a.0, a.1, a.2), load(b.0, b.1, b.2)) {
         (Values::F32(x), Values::F32(y)) => Values::F32(product(&x, &y, batch, m, k, n, 0.0, |s, p, q| s + p * q)),
         (Values::F64(x), Values::F64(y)) => Values::F64(product(&x, &y, batch, m, k, n, 0.0, |s, p, q| s + p * q)),
-        (Values::I64(x), Values::I64(y)) => Values::I64(product(&x, &y, batch, m, k, n, 0, |s, p, q| {
-            s.wrapping_add(p.wrapping_mul(q))
-        })),
+        (Values::I64(x), Values::I64(y)) => {
+            Values::I64(product(&x, &y, batch, m, k, n, 0, |s, p, q| s.wrapping_add(p.wrapping_mul(q))))
+        }
         _ => Values::I64(vec![]),
     };
     encode(&v, out)

@@ -68,8 +68,7 @@ fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, zer
     match op {
         ReduceOp::Sum => T::wrap(rows.map(|r| r.iter().fold(zero, |s, &v| s + v)).collect()),
         ReduceOp::Max => T::wrap(
-            rows.map(|r| r.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v }))
-                .collect(),
+            rows.map(|r| r.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v })).collect(),
         ),
         ReduceOp::ArgMax => Values::I64(
             rows.map(|r| {

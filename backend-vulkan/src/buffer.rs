@@ -65,7 +65,7 @@ pub fn to_words(dtype: DType, bytes: &[u8]) -> Vec<u8> {
         DType::Bool => bytes.iter().flat_map(|&b| [(b != 0) as u8, 0, 0, 0]).collect(),
         _ => bytes.to_vec(),
     };
-    while out.len() % 4 != 0 {
+    while !out.len().is_multiple_of(4) {
         out.push(0);
     }
     out

@@ -49,7 +49,8 @@ fn pattern(s: Scalar, dtype: DType) -> [u32; 2] {
 pub fn full(k: &Kernel, s: Scalar) -> Result<Dispatch> {
     let n = words(k.out.dtype, k.out.len);
     let p = pattern(s, k.out.dtype);
-    let meta = Meta { n: to_u32(n)?, op: 0, out_dtype: code(k.out.dtype), extra2: [p[0], p[1], 0, 0], ..Default::default() };
+    let meta =
+        Meta { n: to_u32(n)?, op: 0, out_dtype: code(k.out.dtype), extra2: [p[0], p[1], 0, 0], ..Default::default() };
     Ok(Dispatch { family: "create", meta, inputs: vec![], groups: slots_grid(n) })
 }
 

@@ -53,8 +53,7 @@ impl VulkanBackend {
     /// VKML_MIN_SPEC=1, in which case the device keeps the plain name "vulkan:N".
     pub fn new(index: usize, min_spec: bool, env_forced: bool) -> Result<VulkanBackend> {
         let o = device::open(index, min_spec)?;
-        let label =
-            if min_spec && !env_forced { format!("vulkan:{index}:floor") } else { format!("vulkan:{index}") };
+        let label = if min_spec && !env_forced { format!("vulkan:{index}:floor") } else { format!("vulkan:{index}") };
         let info = DeviceInfo {
             label,
             kind: "vulkan",
@@ -135,7 +134,10 @@ impl VulkanBackend {
         let out = self.gpu(&k.out)?;
         let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
         for (i, b) in d.inputs.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry { binding: i as u32 + 1, resource: self.gpu(b)?.buffer.as_entire_binding() });
+            entries.push(wgpu::BindGroupEntry {
+                binding: i as u32 + 1,
+                resource: self.gpu(b)?.buffer.as_entire_binding(),
+            });
         }
         entries.push(wgpu::BindGroupEntry { binding: 9, resource: out.buffer.as_entire_binding() });
         let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -143,7 +145,8 @@ impl VulkanBackend {
             layout: &pipeline.get_bind_group_layout(0),
             entries: &entries,
         });
-        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(d.family), timestamp_writes: None });
+        let mut pass =
+            enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(d.family), timestamp_writes: None });
         pass.set_pipeline(&pipeline);
         pass.set_bind_group(0, &bind, &[]);
         pass.dispatch_workgroups(d.groups.0, d.groups.1, d.groups.2);
@@ -158,8 +161,11 @@ impl Backend for VulkanBackend {
     }
 
     fn check(&self, op: &Op, dtype: DType) -> Result<()> {
-        let reason = table::unsupported(op.name(), "vulkan", dtype)
-            .or(if dtype == DType::F64 { Some("float64 is not available in WGSL shaders") } else { None });
+        let reason = table::unsupported(op.name(), "vulkan", dtype).or(if dtype == DType::F64 {
+            Some("float64 is not available in WGSL shaders")
+        } else {
+            None
+        });
         match reason {
             Some(r) => Err(Error::Unsupported(format!(
                 "{} is not supported for dtype {} on device {}: {r}",
@@ -173,7 +179,7 @@ impl Backend for VulkanBackend {
 
     fn alloc(&self, id: DeviceId, dtype: DType, len: usize) -> Result<Buffer> {
         let bytes = size_bytes(dtype, len);
-        if bytes > self.limits.max_storage_buffer_binding_size as u64 {
+        if bytes > self.limits.max_storage_buffer_binding_size {
             return Err(Error::Unsupported(format!(
                 "a {} tensor of {len} elements ({bytes} bytes) exceeds the {} byte storage binding limit of {}",
                 dtype.name(),
@@ -256,11 +262,8 @@ impl Backend for VulkanBackend {
     }
 
     fn drive(&self, wait: bool) {
-        let how = if wait {
-            wgpu::PollType::Wait { submission_index: None, timeout: None }
-        } else {
-            wgpu::PollType::Poll
-        };
+        let how =
+            if wait { wgpu::PollType::Wait { submission_index: None, timeout: None } } else { wgpu::PollType::Poll };
         if let Err(e) = self.device.poll(how) {
             let mut s = self.stray_error.lock().unwrap_or_else(|p| p.into_inner());
             s.get_or_insert_with(|| format!("polling the Vulkan device failed: {e}"));

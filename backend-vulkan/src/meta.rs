@@ -68,7 +68,8 @@ impl Meta {
         self.in_dtype[k] = code(dtype);
         self.offset[k] = to_u32(v.offset)?;
         for (i, &s) in v.strides.iter().enumerate().take(MAX_RANK) {
-            self.strides[k][i] = i32::try_from(s).map_err(|_| Error::Unsupported("stride too large for vulkan".into()))?;
+            self.strides[k][i] =
+                i32::try_from(s).map_err(|_| Error::Unsupported("stride too large for vulkan".into()))?;
         }
         Ok(())
     }

@@ -2,12 +2,12 @@
 //! (checked by `tools/check_layers.py`): util 0 · base 1 · graph 2 · backend 3 · dispatch 5 · plan 5 · api 6.
 //! Layer 4 is the backend crates, which see only layers 0–3.
 
-pub mod util;
-pub mod base;
-pub mod graph;
-pub mod backend;
-pub mod dispatch;
-pub mod plan;
 pub mod api;
+pub mod backend;
+pub mod base;
+pub mod dispatch;
+pub mod graph;
+pub mod plan;
+pub mod util;
 
 pub use util::error::{Error, Result};

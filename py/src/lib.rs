@@ -50,9 +50,9 @@ fn from_data(
     }
     let np = py.import("numpy")?;
     let is_array = data.is_instance(&np.getattr("ndarray")?)?;
-    let arr = np.call_method1("asarray", (data,)).map_err(|e| {
-        PyTypeError::new_err(format!("could not convert {} to a tensor: {e}", type_name(data)))
-    })?;
+    let arr = np
+        .call_method1("asarray", (data,))
+        .map_err(|e| PyTypeError::new_err(format!("could not convert {} to a tensor: {e}", type_name(data))))?;
     let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
     if kind == "O" || kind == "U" || kind == "S" {
         return Err(PyTypeError::new_err(format!("could not convert {} of objects to a tensor", type_name(data))));
@@ -105,13 +105,21 @@ fn fill(
 
 #[pyfunction]
 #[pyo3(signature = (*size, dtype = None, device = None))]
-fn zeros(size: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+fn zeros(
+    size: &Bound<'_, PyTuple>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
     fill(size, Scalar::Int(0), dtype, device)
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, dtype = None, device = None))]
-fn ones(size: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+fn ones(
+    size: &Bound<'_, PyTuple>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
     fill(size, Scalar::Int(1), dtype, device)
 }
 
@@ -154,14 +162,22 @@ fn arange(
 
 #[pyfunction]
 #[pyo3(signature = (*size, dtype = None, device = None))]
-fn rand(size: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+fn rand(
+    size: &Bound<'_, PyTuple>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
     let shape = sizes(&shape_args(size)?)?;
     Ok(Tensor(Core::rand(&shape, opt_dtype(dtype)?.unwrap_or(DType::F32), opt_device(device)?).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, dtype = None, device = None))]
-fn randn(size: &Bound<'_, PyTuple>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+fn randn(
+    size: &Bound<'_, PyTuple>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
     let shape = sizes(&shape_args(size)?)?;
     Ok(Tensor(Core::randn(&shape, opt_dtype(dtype)?.unwrap_or(DType::F32), opt_device(device)?).py()?))
 }
@@ -176,7 +192,8 @@ fn manual_seed(seed: u64) {
 #[pyo3(name = "where")]
 fn where_(cond: PyRef<'_, Tensor>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     let op = |o: &Bound<'_, PyAny>| {
-        operand(o).ok_or_else(|| PyTypeError::new_err(format!("where() expects tensors or numbers, got {}", type_name(o))))
+        operand(o)
+            .ok_or_else(|| PyTypeError::new_err(format!("where() expects tensors or numbers, got {}", type_name(o))))
     };
     Ok(Tensor(vkml_core::api::elementwise::where_(&cond.0, &op(a)?, &op(b)?).py()?))
 }
@@ -184,7 +201,9 @@ fn where_(cond: PyRef<'_, Tensor>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -
 #[pyfunction]
 fn result_type(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyDType> {
     let op = |o: &Bound<'_, PyAny>| -> PyResult<Operand> {
-        operand(o).ok_or_else(|| PyTypeError::new_err(format!("result_type expects tensors or numbers, got {}", type_name(o))))
+        operand(o).ok_or_else(|| {
+            PyTypeError::new_err(format!("result_type expects tensors or numbers, got {}", type_name(o)))
+        })
     };
     Ok(PyDType(core_result_type(&[&op(a)?, &op(b)?])))
 }
@@ -192,7 +211,10 @@ fn result_type(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyDType> 
 #[pyfunction]
 #[pyo3(signature = (*tensors))]
 fn realize_(py: Python<'_>, tensors: &Bound<'_, PyTuple>) -> PyResult<()> {
-    let ts: Vec<Core> = tensors.iter().map(|t| t.extract::<PyRef<'_, Tensor>>().map(|t| t.0.clone()).map_err(PyErr::from)).collect::<PyResult<_>>()?;
+    let ts: Vec<Core> = tensors
+        .iter()
+        .map(|t| t.extract::<PyRef<'_, Tensor>>().map(|t| t.0.clone()).map_err(PyErr::from))
+        .collect::<PyResult<_>>()?;
     py.detach(|| realize::realize(&ts.iter().collect::<Vec<_>>())).py()
 }
 

@@ -12,9 +12,7 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::graph::op::BinaryOp;
 
-use crate::convert::{
-    device_arg, dtype_arg, int_list, numpy_name, opt_dtype, scalar, shape_args, type_name, OrPy,
-};
+use crate::convert::{device_arg, dtype_arg, int_list, numpy_name, opt_dtype, scalar, shape_args, type_name, OrPy};
 use crate::device::{Device, PyDType};
 
 /// A tensor.
@@ -46,7 +44,11 @@ fn dims(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
 /// Host bytes of a tensor as a NumPy array of its dtype (bfloat16 is widened to float32 when `widen`).
 pub fn to_numpy<'py>(py: Python<'py>, t: &Core, widen: bool) -> PyResult<Bound<'py, PyAny>> {
     let np = py.import("numpy")?;
-    let (t, dtype) = if widen && t.dtype() == DType::BF16 { (t.to_dtype(DType::F32).py()?, DType::F32) } else { (t.clone(), t.dtype()) };
+    let (t, dtype) = if widen && t.dtype() == DType::BF16 {
+        (t.to_dtype(DType::F32).py()?, DType::F32)
+    } else {
+        (t.clone(), t.dtype())
+    };
     let name = numpy_name(dtype)?;
     let bytes = py.detach(|| read_bytes(&t)).py()?;
     let flat = np.call_method1("frombuffer", (PyBytes::new(py, &bytes), name))?;

@@ -88,8 +88,13 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Every test that takes `device` runs once per device under test: cpu (the oracle) first."""
-    if "device" in metafunc.fixturenames:
-        metafunc.parametrize("device", helpers.DEVICES, ids=str)
+    if "device" not in metafunc.fixturenames:
+        return
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        names = mark.args[0]
+        if "device" in ([n.strip() for n in names.split(",")] if isinstance(names, str) else names):
+            return  # the test chose its devices itself (e.g. Vulkan only)
+    metafunc.parametrize("device", helpers.DEVICES, ids=str)
 
 
 def pytest_deselected(items) -> None:

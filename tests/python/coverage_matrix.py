@@ -30,6 +30,8 @@ FAMILY = {
         "movement",
     ),
     **dict.fromkeys(("contiguous", "clone"), "movement"),
+    **dict.fromkeys(("setitem", "copy_"), "binary"),
+    **dict.fromkeys(("zero_", "fill_"), "fill"),
     **dict.fromkeys(("zeros", "ones"), "constant"),
     "full": "full",
     "arange": "arange",
@@ -39,7 +41,7 @@ FAMILY = {
     **dict.fromkeys(("zeros_like", "ones_like", "full_like"), "like"),
     **dict.fromkeys(("rand_like", "randn_like"), "random_like"),
 }
-SINGLE_INPUT = {"unary", "reduce", "cast", "copy", "movement", "like", "random_like"}
+SINGLE_INPUT = {"unary", "reduce", "cast", "copy", "movement", "like", "random_like", "fill"}
 # Ops whose integer results overflow on INT_MIN/INT_MAX inputs.
 INT_OVERFLOW = {"neg", "add", "sub", "mul", "add_", "sub_", "mul_", "sum", "matmul"}
 

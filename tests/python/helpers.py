@@ -55,6 +55,8 @@ SPECIALS = {
     "int32": [0, -1, 1, 2**31 - 1, -(2**31), 2**31 - 2, -(2**31) + 1, 123456789],
     "int64": [0, -1, 1, 2**63 - 1, -(2**63), 2**53 + 1, -(2**53) - 1, 2**31],
 }
+# Ops that create a test's inputs: a NotImplementedError may come from them before the op under test runs.
+CREATION = ("tensor", "zeros", "ones", "full", "arange", "to", "copy")
 TINY32 = float(np.finfo(np.float32).tiny)  # the GPU flushes below this (f16 values never are; bf16 shares the range)
 # Names an op may have in the table; the first present wins. Edit here when the table names an op differently.
 ALIASES = {
@@ -146,7 +148,7 @@ def tname(dtype: torch.dtype) -> str:
 
 def promote(dtypes) -> str:
     """torch's promotion of dtype names (tensors of equal rank), e.g. ('int32', 'float16') -> 'float16'."""
-    names = as_tuple(dtypes)
+    names = tuple(dtypes) if isinstance(dtypes, (list, tuple)) else (dtypes,)
     return tname(functools.reduce(torch.promote_types, [getattr(torch, n) for n in names]))
 
 
@@ -482,7 +484,7 @@ def _check(name, row, specs, fn, device, key):
         return "error", None
     if unsupported:
         check_unsupported(name, device, key[3], lambda: _call(fn, [s.vkml(device) for s in specs], vkml, device),
-                          key[2], record=False, dtypes=involved)
+                          key[2], record=False, dtypes=involved, also=words(fn))
         return "unsupported", unsupported
     ours = _run(name, fn, specs, device)
     _compare(row, ref, specs, ours, device, f"{name} on {device} vs torch")
@@ -540,7 +542,8 @@ def check_unsupported(
 ):
     """`fn()` (vkml work on `device`) raises NotImplementedError naming op, dtype and device, as the op table declares.
 
-    The message may name `tensor` instead of the op when the input could not even be created on the device."""
+    The message may name a creation op (CREATION) instead: the input may not even be created on the device. `also`
+    adds names the caller spelled (a method such as `double` for a cast)."""
     name, row = op_row(op)
     with pytest.raises(NotImplementedError) as info:
         materialize(fn())
@@ -548,7 +551,7 @@ def check_unsupported(
     dtypes = dtypes or {dtype}
     assert any(d in msg for d in dtypes), f"NotImplementedError must name the dtype ({dtypes}): {msg!r}"
     assert names_device(msg, device), f"NotImplementedError must name the device {device}: {msg!r}"
-    ops = "|".join(re.escape(n) for n in (name, op, "tensor", *also))
+    ops = "|".join(re.escape(n) for n in (name, op, *CREATION, *also))
     assert re.search(rf"\b({ops})\b", msg), f"NotImplementedError must name the op {name}: {msg!r}"
     reason = declared_unsupported(row, device, dtypes)
     assert reason, f"{name} on {device} for {dtypes} raised NotImplementedError but vkml.op_table() does not declare it"
@@ -571,8 +574,11 @@ def check_error(op, shapes, fn: Callable, device: str, exc, match=None, cls="con
 
 
 def shapes_re(*shapes) -> str:
-    """A regex that finds every shape in a message, in any order, written (2, 3) or [2, 3]."""
-    parts = [r"[\[(]\s*" + r",\s*".join(str(d) for d in s) + r",?\s*[\])]" for s in shapes]
+    """A regex that finds every shape in a message, in any order, written (2, 3), [2, 3] or 2x3."""
+    parts = []
+    for s in shapes:
+        listed = r"[\[(]\s*" + r",\s*".join(str(d) for d in s) + r",?\s*[\])]"
+        parts.append(f"(?:{listed}|\\b{'x'.join(str(d) for d in s)}\\b)" if len(s) > 1 else listed)
     return "(?s)" + "".join(f"(?=.*{p})" for p in parts)
 
 
@@ -628,6 +634,11 @@ def _fn_text(fn: Callable) -> str:
     return " ".join("".join(body).split())[:70]
 
 
+def words(fn: Callable) -> tuple[str, ...]:
+    """The identifiers a lambda spells (the names a user would recognise in an error message)."""
+    return tuple(set(re.findall(r"[A-Za-z_]\w*", _fn_text(fn))))
+
+
 def case(op, shapes, fn, cls="contiguous", dtype=None, **kw):
     """One check_op case for a `@pytest.mark.parametrize("c", [...])` table; run it with `c.run(device)`."""
     tag = (f"-{cls}" if cls != "contiguous" else "") + (f"-{'+'.join(as_tuple(dtype))}" if dtype else "")
@@ -656,6 +667,8 @@ def layout_loose(t):
 
 def _self_bound(tol: dict, ref: np.ndarray, dt: str):
     """The declared bound around one implementation's result, for comparing two implementations of a random op."""
+    if not is_float(dt):
+        return 0.0
     half = ulp_of(ref, dt) if dt in HALF else 0.0
     kind = tol["kind"]
     if kind == "ulp":
@@ -686,7 +699,7 @@ def check_random(op: str, fn: Callable, device: str, cls: str = "contiguous", dt
     dt = tname(expect.dtype)
     key[3] = key[3] or dt
     if declared_unsupported(row, device, {dt}) or (device != "cpu" and dt == "float64"):
-        check_unsupported(name, device, dt, lambda: _call(fn, [], vkml, device), cls)
+        check_unsupported(name, device, dt, lambda: _call(fn, [], vkml, device), cls, also=words(fn))
         return
     try:
         vkml.manual_seed(seed)

@@ -113,18 +113,31 @@ def test_eager_environment_variable(env, expect):
 
 # --- in place: written through check_op, so torch's semantics are the reference --------------------------------------
 
+def _set_rows(x, y):
+    x[::2] = y[::2]
+    return x
+
+
 INPLACE = {
     "add_": lambda a, b: a.add_(b),
     "sub_": lambda a, b: a.sub_(b),
     "mul_": lambda a, b: a.mul_(b),
     "div_": lambda a, b: a.div_(b),
+    "copy_": lambda a, b: a.copy_(b),
+    "setitem": _set_rows,
 }
+FILL = {"zero_": lambda x: x.zero_(), "fill_": lambda x: x.fill_(2.5)}
 
 
 @pytest.mark.parametrize(("op", "cls", "dtype"), matrix(INPLACE))
 def test_inplace_matrix(op, cls, dtype, device):
     # torch rejects some of these (a broadcast destination, int32.add_(float32)); vkml must reject them too.
     check_op(op, [(5, 7), (5, 7)], INPLACE[op], device, cls, dtype)
+
+
+@pytest.mark.parametrize(("op", "cls", "dtype"), matrix(FILL))
+def test_fill_matrix(op, cls, dtype, device):
+    check_op(op, [(5, 7)], FILL[op], device, cls, dtype)
 
 
 def iadd_slice(x):

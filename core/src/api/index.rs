@@ -30,10 +30,7 @@ impl Tensor {
             return Err(Error::Index("an index can only have a single ellipsis ('...')".into()));
         }
         if used > self.ndim() {
-            return Err(Error::Index(format!(
-                "too many indices for tensor of dimension {} (got {used})",
-                self.ndim()
-            )));
+            return Err(Error::Index(format!("too many indices for tensor of dimension {} (got {used})", self.ndim())));
         }
         let mut v = self.view.clone();
         let mut d = 0usize; // the dim of `v` the next item applies to

@@ -26,7 +26,7 @@ pub fn infer_shape(shape: &[i64], n: usize) -> Result<Vec<usize>> {
     let mut out: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
     match infer {
         Some(i) => {
-            if known == 0 || n % known != 0 {
+            if known == 0 || !n.is_multiple_of(known) {
                 return Err(Error::Shape(format!("shape '{shape:?}' is invalid for input of size {n}")));
             }
             out[i] = n / known;
@@ -87,7 +87,10 @@ impl Tensor {
     /// `t()`: transpose of a ≤2-d tensor.
     pub fn t(&self) -> Result<Tensor> {
         if self.ndim() > 2 {
-            return Err(Error::Shape(format!("t() expects a tensor with <= 2 dimensions, but self is {}D", self.ndim())));
+            return Err(Error::Shape(format!(
+                "t() expects a tensor with <= 2 dimensions, but self is {}D",
+                self.ndim()
+            )));
         }
         if self.ndim() < 2 {
             return Ok(self.clone());

@@ -71,7 +71,8 @@ fn realize_nodes(roots: Vec<Arc<Node>>) -> Result<()> {
                 b.upload(node.device, h.dtype, &h.bytes)?
             }
             Op::Transfer => {
-                let src = node.srcs().into_iter().next().ok_or_else(|| Error::Backend("transfer without source".into()))?;
+                let src =
+                    node.srcs().into_iter().next().ok_or_else(|| Error::Backend("transfer without source".into()))?;
                 let bytes = read_node(&src.node)?;
                 bump(Counter::BytesUploaded, bytes.len() as u64);
                 b.upload(node.device, node.dtype, &bytes)?

@@ -58,8 +58,7 @@ impl Tensor {
             self.device(),
         )?;
         if keepdim {
-            let shape: Vec<i64> =
-                (0..n).map(|d| if dims.contains(&d) { 1 } else { self.shape()[d] as i64 }).collect();
+            let shape: Vec<i64> = (0..n).map(|d| if dims.contains(&d) { 1 } else { self.shape()[d] as i64 }).collect();
             return r.reshape(&shape);
         }
         Ok(r)
@@ -68,9 +67,7 @@ impl Tensor {
     fn require_nonempty(&self, name: &str, dims: &[usize]) -> Result<()> {
         for &d in dims {
             if self.shape()[d] == 0 {
-                return Err(Error::Index(format!(
-                    "{name}(): Expected reduction dim {d} to have non-zero size."
-                )));
+                return Err(Error::Index(format!("{name}(): Expected reduction dim {d} to have non-zero size.")));
             }
         }
         if dims.is_empty() && self.numel() == 0 {
@@ -145,9 +142,7 @@ impl Tensor {
     pub fn max_dim(&self, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
         let d = wrap_dim(dim, self.ndim())?;
         if self.ndim() > 0 && self.shape()[d] == 0 {
-            return Err(Error::Index(format!(
-                "max(): Expected reduction dim {d} to have non-zero size."
-            )));
+            return Err(Error::Index(format!("max(): Expected reduction dim {d} to have non-zero size.")));
         }
         Ok((self.amax(Some(&[dim]), keepdim)?, self.argmax(Some(dim), keepdim)?))
     }

@@ -56,9 +56,15 @@ pub enum Op {
     /// Every element equal to the scalar.
     Full(Scalar),
     /// Uniform [0, 1) floats from Philox(seed) starting at block `offset`.
-    Rand { seed: u64, offset: u64 },
+    Rand {
+        seed: u64,
+        offset: u64,
+    },
     /// Standard normal floats from Philox(seed) by Box–Muller, starting at block `offset`.
-    Randn { seed: u64, offset: u64 },
+    Randn {
+        seed: u64,
+        offset: u64,
+    },
     Unary(UnaryOp),
     Binary(BinaryOp),
     /// `where(cond, a, b)`: sources cond (bool), a, b.
@@ -68,11 +74,16 @@ pub enum Op {
     /// Materialise the source view contiguously (same dtype).
     Copy,
     /// Reduce the last `axes` dims of the source view (the planner permutes reduced dims last).
-    Reduce { op: ReduceOp, axes: usize },
+    Reduce {
+        op: ReduceOp,
+        axes: usize,
+    },
     /// Batched matrix product of sources [.., m, k] and [.., k, n], batch dims already broadcast.
     Matmul,
     /// A copy of source 0 (the base buffer, contiguous) with the elements under `view` replaced by source 1.
-    Assign { view: crate::base::view::View },
+    Assign {
+        view: crate::base::view::View,
+    },
 }
 
 impl Op {

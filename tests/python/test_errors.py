@@ -1,0 +1,95 @@
+"""Errors: every mistake is a Python exception of torch's kind whose message names what was wrong; never a crash."""
+
+import numpy as np
+import pytest
+import vkml
+from helpers import DEVICES, check_unsupported, error, shapes_re
+
+VULKAN = [d for d in DEVICES if d != "cpu"]
+
+CASES = [
+    # shapes that do not fit -> RuntimeError naming both shapes
+    error("add", [(2, 3), (3, 2)], lambda a, b: a + b, RuntimeError, shapes_re((2, 3), (3, 2))),
+    error("mul", [(4, 5), (3, 1)], lambda a, b: a * b, RuntimeError, shapes_re((4, 5), (3, 1))),
+    error("eq", [(4,), (5,)], lambda a, b: a == b, RuntimeError, shapes_re((4,), (5,))),
+    error("where", [(2, 3), (3, 2)], lambda a, b, lib: lib.where(a > 0, a, b), RuntimeError, shapes_re((2, 3), (3, 2))),
+    error("matmul", [(2, 3), (2, 3)], lambda a, b: a @ b, RuntimeError, shapes_re((2, 3))),
+    error("matmul", [(2, 3, 4), (5, 4, 2)], lambda a, b: a @ b, RuntimeError),
+    error("matmul", [(), (3,)], lambda a, b: a @ b, RuntimeError),
+    error("reshape", [(2, 3)], lambda x: x.reshape(4, 2), RuntimeError, shapes_re((4, 2))),
+    error("expand", [(2, 3)], lambda x: x.expand(4, 3), RuntimeError),
+    error("add_", [(1, 3), (2, 3)], lambda a, b: a.add_(b), RuntimeError),  # the result would not fit in `a`
+    # dims and indices out of range -> IndexError
+    error("sum", [(2, 3)], lambda x: x.sum(dim=5), IndexError),
+    error("amax", [(2, 3)], lambda x: x.amax(dim=-3), IndexError),
+    error("argmax", [(2, 3)], lambda x: x.argmax(dim=2), IndexError),
+    error("max", [(2, 3)], lambda x: x.max(dim=2), IndexError),
+    error("mean", [(2, 3)], lambda x: x.mean(dim=(0, 4)), IndexError),
+    error("transpose", [(2, 3)], lambda x: x.transpose(0, 2), IndexError),
+    error("getitem", [(2, 3)], lambda x: x[2], IndexError),
+    error("getitem", [(2, 3)], lambda x: x[:, 3], IndexError),
+    error("getitem", [(2, 3)], lambda x: x[1.5], IndexError),
+    error("setitem", [(2, 3)], lambda x: x.__setitem__(5, 1.0), IndexError),
+    # bad arguments -> TypeError / ValueError / RuntimeError as torch raises them
+    error("zeros", [], lambda lib: lib.zeros(2, dtype=5), TypeError),
+    error("zeros", [], lambda lib: lib.zeros(2, dtype="float32"), TypeError),
+    error("zeros", [], lambda lib: lib.zeros(-1), RuntimeError),
+    error("full", [], lambda lib: lib.full((2,), "a"), TypeError),
+    error("arange", [], lambda lib: lib.arange(0, 10, 0), RuntimeError),
+    error("arange", [], lambda lib: lib.arange(5, 0), RuntimeError),
+    error("tensor", [], lambda lib: lib.tensor([[1, 2], [3]]), ValueError),
+    error("tensor", [], lambda lib: lib.tensor("abc"), TypeError),
+    error("tensor", [], lambda lib: lib.tensor([1, "a"]), TypeError),
+    error("getitem", [(4,)], lambda x: x[::-1], ValueError),
+    error("getitem", [(4,)], lambda x: x[::0], ValueError),
+    error("permute", [(2, 3)], lambda x: x.permute(0), RuntimeError),
+    error("reshape", [(2, 3)], lambda x: x.reshape(-1, -1), RuntimeError),
+    error("sum", [(2, 3)], lambda x: x.sum(dim=(1, 1)), RuntimeError),
+    # dtypes torch refuses -> the same refusal (TypeError is vkml's kind for a wrong dtype; torch says RuntimeError)
+    error("neg", [(3,)], lambda x: -x, (TypeError, RuntimeError), dtype="bool"),
+    error("sub", [(3,), (3,)], lambda a, b: a - b, (TypeError, RuntimeError), dtype="bool"),
+    error("relu", [(3,)], lambda x: x.relu(), (TypeError, RuntimeError), dtype="bool"),
+    error("mean", [(3,)], lambda x: x.mean(), (TypeError, RuntimeError), dtype="int64"),
+    error("matmul", [(2, 3), (3, 2)], lambda a, b: a @ b, (TypeError, RuntimeError), dtype=("float16", "float32")),
+    error("add_", [(3,), (3,)], lambda a, b: a.add_(b), (TypeError, RuntimeError), dtype=("int32", "float32")),
+    # Python conversions of tensors with more than one element, as torch
+    error(None, [(2, 3)], lambda x: x.item(), RuntimeError),
+    error(None, [(2, 3)], lambda x: bool(x), RuntimeError),
+    error(None, [(2, 3)], lambda x: float(x), ValueError),
+    error(None, [(2, 3)], lambda x: int(x), ValueError),
+    error(None, [()], lambda x: len(x), TypeError),
+]
+
+
+@pytest.mark.parametrize("c", CASES)
+def test_error(c, device):
+    c.run(device)
+
+
+@pytest.mark.parametrize("op", ["add", "exp", "sum", "matmul", "to"])
+@pytest.mark.parametrize("device", VULKAN)
+def test_float64_on_vulkan_is_not_implemented(op, device):
+    """float64 on a device without it: NotImplementedError naming op, dtype and device (the input may already fail
+    while being created there: then the message names `tensor`)."""
+    fn = {
+        "add": lambda x: x + x,
+        "exp": lambda x: x.exp(),
+        "sum": lambda x: x.sum(),
+        "matmul": lambda x: x @ x,
+        "to": lambda x: x.to(vkml.float32),
+    }[op]
+    check_unsupported(op, device, "float64", lambda: fn(vkml.tensor(np.ones((3, 3)), device=device)))
+
+
+@pytest.mark.parametrize("device", VULKAN)
+def test_float64_copy_to_vulkan_is_not_implemented(device):
+    check_unsupported("copy", device, "float64", lambda: vkml.ones(3, dtype=vkml.float64).to(device), also=("to",))
+
+
+def test_errors_leave_the_module_usable(device):
+    """After a burst of errors the same process still computes correctly (no poisoned device, no abort)."""
+    x = vkml.ones(2, 3, device=device)
+    for bad in (lambda: x + vkml.ones(3, 2, device=device), lambda: x.sum(dim=7), lambda: x[9]):
+        with pytest.raises((RuntimeError, IndexError)):
+            bad().numpy()
+    assert (np.asarray((x * 2).numpy()) == 2).all()

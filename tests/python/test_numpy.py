@@ -1,0 +1,94 @@
+"""NumPy and Python interop: numpy()/np.asarray dtypes and values, bfloat16 refused as torch does, tolist, item,
+the Python number protocols, len, and repr showing values, dtype and device."""
+
+import numpy as np
+import pytest
+import torch
+import vkml
+from coverage_matrix import DTYPES
+from helpers import NP, exact_ok, make
+
+NUMPY_DTYPES = [d for d in DTYPES if d != "bfloat16"]
+
+
+def _refused(dtype, device) -> bool:
+    """float64 cannot live on a Vulkan device: there the case checks the refusal instead (details in test_errors)."""
+    if dtype != "float64" or device == "cpu":
+        return False
+    with pytest.raises(NotImplementedError):
+        make((2, 2), "contiguous", dtype, device)[1].numpy()
+    return True
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPES)
+@pytest.mark.parametrize("cls", ["contiguous", "strided", "empty", "extreme"])
+def test_numpy_and_asarray(cls, dtype, device):
+    if _refused(dtype, device):
+        return
+    expect, x = make((4, 5), "contiguous" if cls == "extreme" and dtype == "bool" else cls, dtype, device)
+    want = expect.numpy()
+    for got in (x.numpy(), np.asarray(x), np.array(x)):
+        assert got.dtype == NP[dtype] and got.shape == want.shape
+        assert (exact_ok(got, want) if expect.is_floating_point() else got == want).all()
+    assert np.asarray(x, dtype=np.float64).dtype == np.float64
+
+
+def test_bfloat16_numpy_raises_like_torch(device):
+    """NumPy has no bfloat16: torch's .numpy() raises TypeError, and so does vkml (convert with .float() first)."""
+    with pytest.raises(TypeError):
+        torch.ones(2, dtype=torch.bfloat16).numpy()
+    x = vkml.ones(2, dtype=vkml.bfloat16, device=device)
+    with pytest.raises(TypeError, match="(?i)bfloat16"):
+        x.numpy()
+    with pytest.raises(TypeError):
+        np.asarray(x)
+    assert x.float().numpy().dtype == np.float32
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(2, 3), (), (0, 2), (1, 2, 2)])
+def test_tolist(shape, dtype, device):
+    if _refused(dtype, device):
+        return
+    expect, x = make(shape, "contiguous", dtype, device, domain="grid")
+    assert x.tolist() == expect.tolist()
+    assert type(x.tolist()) is type(expect.tolist())
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_item_and_number_protocols(dtype, device):
+    if _refused(dtype, device):
+        return
+    expect, x = make((1, 1), "contiguous", dtype, device)
+    assert type(x.item()) is type(expect.item()) and x.item() == expect.item()
+    assert float(x) == float(expect) and int(x) == int(expect) and bool(x) == bool(expect)
+
+
+def test_item_of_special_values(device):
+    x = vkml.tensor([float("nan"), float("-inf"), -0.0], device=device)
+    assert np.isnan(x[0].item()) and x[1].item() == float("-inf")
+    assert str(x[2].item()) == "-0.0"
+
+
+def test_len(device):
+    assert len(vkml.zeros(4, 2, device=device)) == 4
+    assert len(vkml.zeros(0, 2, device=device)) == 0
+
+
+@pytest.mark.parametrize(
+    ("values", "dtype", "shown"),
+    [
+        ([1.5, -2.25], "float16", ["1.5", "-2.25", "float16"]),
+        ([1.5, -2.25], "bfloat16", ["1.5", "-2.25", "bfloat16"]),
+        ([3, -7], "int32", ["3", "-7", "int32"]),
+        ([1.5, -2.25], "float32", ["1.5", "-2.25"]),  # the default dtype is not printed, as in torch
+        ([True, False], "bool", ["True", "False"]),
+        ([float("nan"), float("inf")], "float32", ["nan", "inf"]),
+    ],
+)
+def test_repr(values, dtype, shown, device):
+    text = repr(vkml.tensor(values, dtype=getattr(vkml, dtype), device=device))
+    for s in shown:
+        assert s in text, f"{s!r} not in {text!r}"
+    if device != "cpu":
+        assert device in text, f"repr of a tensor on {device} must say so: {text!r}"

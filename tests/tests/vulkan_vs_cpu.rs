@@ -1,0 +1,184 @@
+//! Vulkan (full and floor) against the CPU oracle without torch: random shapes and views for every primitive,
+//! compared under the tolerance the op table declares.
+
+use vkml_core::api::elementwise::{binary, where_};
+use vkml_core::api::promote::Operand;
+use vkml_core::api::Tensor;
+use vkml_core::base::buffer::DeviceId;
+use vkml_core::base::dtype::DType;
+use vkml_core::graph::op::BinaryOp;
+use vkml_core::graph::table::{row, Tolerance};
+use vkml_core::Result;
+use vkml_tests::{bytes, devices, floats, random_f32, Gen};
+
+/// Run `f` on the oracle and on every GPU with the same inputs and compare under `op`'s contract.
+/// `make` builds the inputs on a device from a seed; `f` is the computation.
+fn check(
+    op: &str,
+    seed: u64,
+    make: impl Fn(&mut Gen, DeviceId) -> Result<Vec<Tensor>>,
+    f: impl Fn(&[Tensor]) -> Result<Tensor>,
+) -> Result<()> {
+    let d = devices();
+    let want = f(&make(&mut Gen(seed), d.cpu)?)?;
+    let tol = row(op).map(|r| r.tolerance).unwrap_or(Tolerance::Exact { gpu_ftz: false, reason: "" });
+    for (id, _) in &d.gpus {
+        let got = f(&make(&mut Gen(seed), *id)?)?;
+        assert_eq!(got.shape(), want.shape(), "{op}: shape");
+        assert_eq!(got.dtype(), want.dtype(), "{op}: dtype");
+        match tol {
+            Tolerance::Exact { .. } => {
+                assert_eq!(bytes(&got)?, bytes(&want)?, "{op} on {id:?}: not bit-identical to the oracle");
+            }
+            Tolerance::Ulp { ulp, per_abs_x, abs, .. } => {
+                let (g, w) = (floats(&got)?, floats(&want)?);
+                for (a, b) in g.iter().zip(&w) {
+                    let u = (*b as f32).abs().max(f32::MIN_POSITIVE);
+                    let one_ulp = (f32::from_bits(u.to_bits() + 1) - u) as f64;
+                    // Both sides are within the bound of the exact value, so they are within twice of each other.
+                    let bound = 2.0 * ((ulp + per_abs_x * b.abs().min(100.0)) * one_ulp).max(abs);
+                    assert!((a - b).abs() <= bound || (a.is_nan() && b.is_nan()), "{op}: {a} vs oracle {b}");
+                }
+            }
+            Tolerance::Absolute { abs, .. } => {
+                let (g, w) = (floats(&got)?, floats(&want)?);
+                for (a, b) in g.iter().zip(&w) {
+                    assert!((a - b).abs() <= 2.0 * abs, "{op}: {a} vs oracle {b}");
+                }
+            }
+            Tolerance::Relative { rel, .. } => {
+                let (g, w) = (floats(&got)?, floats(&want)?);
+                for (a, b) in g.iter().zip(&w) {
+                    assert!((a - b).abs() <= 2.0 * rel * b.abs(), "{op}: {a} vs oracle {b}");
+                }
+            }
+            Tolerance::Backward { .. } => {
+                // Inputs are in [-1, 1): Σ|terms| ≤ n, so γ(n)·n with n the largest input size bounds both sides.
+                let n = make(&mut Gen(seed), d.cpu)?.iter().map(|t| t.numel()).max().unwrap_or(1) as f64;
+                let gamma = n * f64::from(f32::EPSILON) / 2.0;
+                let (g, w) = (floats(&got)?, floats(&want)?);
+                for (a, b) in g.iter().zip(&w) {
+                    assert!((a - b).abs() <= 2.0 * (gamma * n + f64::from(f32::EPSILON)), "{op}: {a} vs {b}");
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn shape(g: &mut Gen) -> Vec<usize> {
+    (0..1 + g.below(3)).map(|_| 1 + g.below(9)).collect()
+}
+
+#[test]
+fn unary_ops_on_strided_views() -> Result<()> {
+    for seed in 1..6u64 {
+        let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let s = shape(g);
+            let x = random_f32(g, &[s.iter().product::<usize>() * 2], 0.01, 4.0, dev)?;
+            // A stepped slice: every other element, reshaped.
+            let v = x.index(&[vkml_core::api::index::IndexItem::Slice { start: None, stop: None, step: Some(2) }])?;
+            Ok(vec![v.reshape(&s.iter().map(|&d| d as i64).collect::<Vec<_>>())?])
+        };
+        check("exp", seed, mk, |t| t[0].exp())?;
+        check("log", seed, mk, |t| t[0].log())?;
+        check("sqrt", seed, mk, |t| t[0].sqrt())?;
+        check("neg", seed, mk, |t| t[0].neg())?;
+    }
+    Ok(())
+}
+
+#[test]
+fn binary_ops_broadcast_and_dtypes() -> Result<()> {
+    let ops = [
+        ("add", BinaryOp::Add),
+        ("mul", BinaryOp::Mul),
+        ("div", BinaryOp::Div),
+        ("maximum", BinaryOp::Maximum),
+        ("lt", BinaryOp::Lt),
+        ("eq", BinaryOp::Eq),
+    ];
+    for dtype in [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64] {
+        for (name, op) in ops {
+            let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+                let a = random_f32(g, &[5, 1], -8.0, 8.0, dev)?.to_dtype(dtype)?;
+                let b = random_f32(g, &[1, 7], -8.0, 8.0, dev)?.to_dtype(dtype)?;
+                Ok(vec![a, b])
+            };
+            check(name, 7, mk, |t| binary(&Operand::Tensor(t[0].clone()), &Operand::Tensor(t[1].clone()), op))?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn where_cast_and_copies() -> Result<()> {
+    let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+        Ok(vec![random_f32(g, &[6, 9], -3.0, 3.0, dev)?, random_f32(g, &[9], -3.0, 3.0, dev)?])
+    };
+    check("where", 3, mk, |t| {
+        let c = binary(&Operand::Tensor(t[0].clone()), &Operand::Tensor(t[1].clone()), BinaryOp::Gt)?;
+        where_(&c, &Operand::Tensor(t[0].clone()), &Operand::Tensor(t[1].clone()))
+    })?;
+    for to in [DType::F16, DType::BF16, DType::I32, DType::I64, DType::Bool] {
+        check("cast", 4, mk, |t| t[0].to_dtype(to))?;
+        check("cast", 5, mk, |t| t[0].to_dtype(to)?.to_dtype(DType::F32))?;
+    }
+    check("contiguous", 6, mk, |t| t[0].t()?.contiguous())?;
+    Ok(())
+}
+
+#[test]
+fn reductions_over_dims() -> Result<()> {
+    let mk =
+        |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![random_f32(g, &[4, 33, 5], -1.0, 1.0, dev)?]) };
+    for dims in [vec![0i64], vec![1], vec![-1], vec![0, 2], vec![]] {
+        check("sum", 8, mk, |t| t[0].sum(Some(&dims), false))?;
+        check("amax", 8, mk, |t| t[0].amax(Some(&dims), true))?;
+    }
+    check("argmax", 9, mk, |t| t[0].argmax(Some(1), false))?;
+    check("sum", 10, mk, |t| t[0].to_dtype(DType::I32)?.sum(Some(&[1]), false))?;
+    check("mean", 11, mk, |t| t[0].to_dtype(DType::F16)?.mean(Some(&[1]), false))?;
+    Ok(())
+}
+
+#[test]
+fn matmul_tile_edges_and_transposes() -> Result<()> {
+    for (m, k, n) in [(1, 1, 1), (17, 1, 3), (16, 16, 16), (33, 17, 9), (5, 40, 31)] {
+        let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            Ok(vec![random_f32(g, &[2, m, k], -1.0, 1.0, dev)?, random_f32(g, &[n, k], -1.0, 1.0, dev)?])
+        };
+        check("matmul", 12, mk, |t| t[0].matmul(&t[1].t()?))?;
+        check("matmul", 13, mk, |t| t[0].to_dtype(DType::F16)?.matmul(&t[1].to_dtype(DType::F16)?.t()?))?;
+    }
+    Ok(())
+}
+
+#[test]
+fn random_bits_are_identical_across_devices() -> Result<()> {
+    let d = devices();
+    vkml_core::api::create::manual_seed(42);
+    let want = bytes(&Tensor::rand(&[1000], DType::F32, d.cpu)?)?;
+    for (id, _) in &d.gpus {
+        vkml_core::api::create::manual_seed(42);
+        assert_eq!(bytes(&Tensor::rand(&[1000], DType::F32, *id)?)?, want, "rand bits differ on {id:?}");
+    }
+    Ok(())
+}
+
+#[test]
+fn inplace_writes_through_views() -> Result<()> {
+    let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+        Ok(vec![random_f32(g, &[6, 8], -1.0, 1.0, dev)?.to_dtype(DType::F16)?])
+    };
+    check("setitem", 14, mk, |t| {
+        let x = t[0].copy()?;
+        let v = x.index(&[
+            vkml_core::api::index::IndexItem::Slice { start: Some(1), stop: None, step: Some(2) },
+            vkml_core::api::index::IndexItem::Slice { start: None, stop: Some(5), step: Some(3) },
+        ])?;
+        v.update(&Operand::Tensor(v.clone()), "add")?;
+        Ok(x)
+    })?;
+    Ok(())
+}
