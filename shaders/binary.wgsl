@@ -13,26 +13,28 @@ fn b2f(c: bool) -> f32 {
 fn value_f(e: u32) -> f32 {
     let x = a_f32(e);
     let y = b_f32(e);
+    let any_nan = is_nan(x) || is_nan(y);
     switch info.op {
         case 0u: { return x + y; }
         case 1u: { return x * y; }
         case 2u: { return x / y; }
         case 3u: {
-            // torch.maximum: NaN propagates, and `y` wins unless x > y (the sign of max(-0, +0)).
-            if (x != x) {
+            // torch.maximum: NaN propagates, and `x` wins unless x < y (so max(-0, +0) = -0, relu(-0) = -0).
+            if (is_nan(x)) {
                 return x;
             }
-            if (y != y || !(x > y)) {
+            if (is_nan(y) || x < y) {
                 return y;
             }
             return x;
         }
-        case 4u: { return b2f(x == y); }
-        case 5u: { return b2f(x != y); }
-        case 6u: { return b2f(x < y); }
-        case 7u: { return b2f(x <= y); }
-        case 8u: { return b2f(x > y); }
-        default: { return b2f(x >= y); }
+        // Comparisons with a NaN operand are decided by its bits (only != holds), not left to the compiler.
+        case 4u: { return b2f(!any_nan && x == y); }
+        case 5u: { return b2f(any_nan || x != y); }
+        case 6u: { return b2f(!any_nan && x < y); }
+        case 7u: { return b2f(!any_nan && x <= y); }
+        case 8u: { return b2f(!any_nan && x > y); }
+        default: { return b2f(!any_nan && x >= y); }
     }
 }
 
@@ -48,7 +50,7 @@ fn value_i(e: u32) -> vec2<u32> {
         case 0u: { return add64(x, y); }
         case 1u: { return mul64(x, y); }
         // 2 (true division) always computes in float.
-        case 3u: { return select(y, x, c > 0); }
+        case 3u: { return select(x, y, c < 0); }
         case 4u: { return b2i(c == 0); }
         case 5u: { return b2i(c != 0); }
         case 6u: { return b2i(c < 0); }

@@ -51,6 +51,11 @@ fn linear_id(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return gid.x + gid.y * nwg.x * WG;
 }
 
+// NaN by its bits: WGSL lets implementations assume floats are never NaN, so `x != x` may fold to false.
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+
 fn is_half(dt: u32) -> bool {
     return dt == DT_F16 || dt == DT_BF16;
 }
@@ -249,7 +254,7 @@ fn i64_to_f32(v: vec2<u32>) -> f32 {
 
 // f32 -> int64: truncate toward zero, saturate, NaN -> 0 (the CPU oracle's rule).
 fn f32_to_i64(x: f32) -> vec2<u32> {
-    if (x != x) {
+    if (is_nan(x)) {
         return vec2<u32>(0u, 0u);
     }
     if (x >= 9.223372e18) {
@@ -270,7 +275,7 @@ fn f32_to_i64(x: f32) -> vec2<u32> {
 
 // f32 -> int32 with the same rule.
 fn f32_to_i32(x: f32) -> u32 {
-    if (x != x) {
+    if (is_nan(x)) {
         return 0u;
     }
     if (x >= 2147483647.0) {

@@ -37,7 +37,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             out[i] = select(info.extra2.x, info.extra2.y, (i & 1u) == 1u);
         }
         case 1u: {
-            out[i] = bitcast<u32>(uniform01(rand_word(i)));
+            // extra2.x random digits (24 for f32, 11/8 for f16/bf16): exact in f32, as util/philox.rs.
+            let d = info.extra2.x;
+            let w = rand_word(i) & ((1u << d) - 1u);
+            out[i] = bitcast<u32>(f32(w) * bitcast<f32>((127u - d) << 23u));
         }
         default: {
             let base = 4u * (i / 2u) + 2u * (i % 2u);

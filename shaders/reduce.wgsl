@@ -30,8 +30,8 @@ fn in_index(o: u32, r: u32) -> u32 {
 
 // Does (v, i) beat (w, j) for max/argmax? NaN wins; ties go to the lower index.
 fn beats_f(v: f32, i: u32, w: f32, j: u32) -> bool {
-    let vn = v != v;
-    let wn = w != w;
+    let vn = is_nan(v);
+    let wn = is_nan(w);
     if (vn || wn) {
         return vn && (!wn || i < j);
     }

@@ -1,5 +1,5 @@
-//! Binary kernels and `where`. Maximum propagates NaN and returns `b` unless `a > b`, matching torch's vectorized
-//! CPU kernel (which decides the sign of max(−0, +0)).
+//! Binary kernels and `where`. Maximum propagates NaN and returns `a` unless `a < b`, as torch does (which decides
+//! the sign of max(−0, +0) and makes relu(−0) = −0).
 
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
@@ -31,7 +31,7 @@ macro_rules! float_op {
             BinaryOp::Maximum => {
                 if a.is_nan() {
                     a
-                } else if b.is_nan() || a <= b {
+                } else if b.is_nan() || a < b {
                     b
                 } else {
                     a

@@ -3,7 +3,7 @@
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::base::view::numel;
-use vkml_core::util::philox::{uniform, word};
+use vkml_core::util::philox::{uniform, uniform_digits, word};
 
 use crate::values::{encode, Values};
 
@@ -22,9 +22,9 @@ pub fn full(s: Scalar, dtype: DType, shape: &[usize]) -> Vec<u8> {
     encode(&v, dtype)
 }
 
-pub fn rand(seed: u64, offset: u64, dtype: DType, shape: &[usize]) -> Vec<u8> {
+pub fn rand(seed: u64, offset: u64, digits: u32, dtype: DType, shape: &[usize]) -> Vec<u8> {
     let n = numel(shape) as u64;
-    let xs: Vec<f32> = (0..n).map(|i| uniform(word(seed, offset, i))).collect();
+    let xs: Vec<f32> = (0..n).map(|i| uniform_digits(word(seed, offset, i), digits)).collect();
     encode(&Values::F32(xs), dtype)
 }
 

@@ -65,7 +65,7 @@ fn run_one(k: &Kernel) -> Result<Vec<u8>> {
         Op::Data(h) => h.bytes.clone(),
         Op::Transfer => return Err(Error::Backend("transfers are uploads, not kernels".into())),
         Op::Full(s) => create::full(*s, out, &k.shape),
-        Op::Rand { seed, offset } => create::rand(*seed, *offset, out, &k.shape),
+        Op::Rand { seed, offset, digits } => create::rand(*seed, *offset, *digits, out, &k.shape),
         Op::Randn { seed, offset } => create::randn(*seed, *offset, out, &k.shape),
         Op::Unary(u) => unary::unary(*u, ins[0], out),
         Op::Binary(b) => binary::binary(*b, ins[0], ins[1], out),
@@ -86,7 +86,7 @@ impl Backend for CpuBackend {
     fn check(&self, op: &Op, dtype: DType) -> Result<()> {
         match vkml_core::graph::table::unsupported(op.name(), "cpu", dtype) {
             Some(reason) => Err(Error::Unsupported(format!(
-                "{} is not supported for dtype {} on device cpu: {reason}",
+                "{} is not supported for dtype {} on device 'cpu' ({reason})",
                 op.name(),
                 dtype.name()
             ))),
@@ -118,6 +118,8 @@ impl Backend for CpuBackend {
     fn read(&self, buffer: &Buffer) -> BoxFuture<Vec<u8>> {
         ready(bytes_of(buffer).map(|b| b.clone()))
     }
+
+    fn flush(&self) {}
 
     fn drive(&self, _wait: bool) {}
 }

@@ -54,13 +54,14 @@ pub fn full(k: &Kernel, s: Scalar) -> Result<Dispatch> {
     Ok(Dispatch { family: "create", meta, inputs: vec![], groups: slots_grid(n) })
 }
 
-pub fn random(k: &Kernel, seed: u64, offset: u64, normal: bool) -> Result<Dispatch> {
+pub fn random(k: &Kernel, seed: u64, offset: u64, digits: u32, normal: bool) -> Result<Dispatch> {
     let n = k.out.len;
     let meta = Meta {
         n: to_u32(n)?,
         op: if normal { 2 } else { 1 },
         out_dtype: code(k.out.dtype),
         extra: [seed as u32, (seed >> 32) as u32, offset as u32, (offset >> 32) as u32],
+        extra2: [digits, 0, 0, 0],
         ..Default::default()
     };
     Ok(Dispatch { family: "create", meta, inputs: vec![], groups: slots_grid(n) })

@@ -46,6 +46,8 @@ pub struct VulkanBackend {
     pipelines: Pipelines,
     pool: Arc<Pool>,
     stray_error: Arc<Mutex<Option<String>>>,
+    /// Work recorded by `run` and not yet submitted; a readback appends its copy and submits both at once.
+    pending: Mutex<Option<wgpu::CommandEncoder>>,
 }
 
 impl VulkanBackend {
@@ -71,6 +73,7 @@ impl VulkanBackend {
             pipelines: Pipelines::default(),
             pool: Arc::new(Pool::default()),
             stray_error: o.stray_error,
+            pending: Mutex::new(None),
         })
     }
 
@@ -82,6 +85,18 @@ impl VulkanBackend {
     /// Forget pooled buffers (tests vary pool state with it).
     pub fn clear_pool(&self) {
         self.pool.clear();
+    }
+
+    /// The recorded-but-unsubmitted encoder, or a new one.
+    fn encoder(&self) -> wgpu::CommandEncoder {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_else(|| {
+            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("vkml") })
+        })
+    }
+
+    fn submit(&self, enc: wgpu::CommandEncoder) {
+        self.queue.submit([enc.finish()]);
+        bump(Counter::Submissions, 1);
     }
 
     fn take_stray_error(&self) -> Option<String> {
@@ -106,8 +121,8 @@ impl VulkanBackend {
     fn plan(&self, k: &Kernel) -> Result<Dispatch> {
         match &k.op {
             Op::Full(s) => create::full(k, *s),
-            Op::Rand { seed, offset } => create::random(k, *seed, *offset, false),
-            Op::Randn { seed, offset } => create::random(k, *seed, *offset, true),
+            Op::Rand { seed, offset, digits } => create::random(k, *seed, *offset, *digits, false),
+            Op::Randn { seed, offset } => create::random(k, *seed, *offset, 24, true),
             Op::Unary(u) => unary::unary(k, *u),
             Op::Binary(b) => binary::binary(k, *b),
             Op::Where => binary::where_(k),
@@ -168,7 +183,7 @@ impl Backend for VulkanBackend {
         });
         match reason {
             Some(r) => Err(Error::Unsupported(format!(
-                "{} is not supported for dtype {} on device {}: {r}",
+                "{} is not supported for dtype {} on device '{}' ({r})",
                 op.name(),
                 dtype.name(),
                 self.info.label
@@ -193,6 +208,9 @@ impl Backend for VulkanBackend {
 
     fn upload(&self, id: DeviceId, dtype: DType, bytes: &[u8]) -> Result<Buffer> {
         self.check(&Op::Transfer, dtype)?;
+        // Queue writes land before the next submission's commands, so recorded work must go first: it may still
+        // use a pooled buffer this upload is about to reuse.
+        self.flush();
         let len = bytes.len() / dtype.itemsize();
         let buf = self.alloc(id, dtype, len)?;
         let words = to_words(dtype, bytes);
@@ -205,7 +223,7 @@ impl Backend for VulkanBackend {
     fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()> {
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("vkml") });
+        let mut enc = self.encoder();
         let mut result = Ok(());
         for k in &kernels {
             if let Err(e) = self.encode(&mut enc, k) {
@@ -214,8 +232,7 @@ impl Backend for VulkanBackend {
             }
         }
         if result.is_ok() {
-            self.queue.submit([enc.finish()]);
-            bump(Counter::Submissions, 1);
+            *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(enc);
         }
         let oom = oom.pop();
         let validation = validation.pop();
@@ -249,10 +266,9 @@ impl Backend for VulkanBackend {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
+        let mut enc = self.encoder();
         enc.copy_buffer_to_buffer(&src.buffer, 0, &staging, 0, src.bytes);
-        self.queue.submit([enc.finish()]);
-        bump(Counter::Submissions, 1);
+        self.submit(enc);
         let state: Arc<Mutex<Option<std::result::Result<(), String>>>> = Arc::new(Mutex::new(None));
         let sink = state.clone();
         staging.map_async(wgpu::MapMode::Read, .., move |r| {
@@ -261,7 +277,14 @@ impl Backend for VulkanBackend {
         Box::pin(ReadFuture { state, staging, dtype: buffer.dtype, len: buffer.len })
     }
 
+    fn flush(&self) {
+        if let Some(enc) = self.pending.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            self.submit(enc);
+        }
+    }
+
     fn drive(&self, wait: bool) {
+        self.flush();
         let how =
             if wait { wgpu::PollType::Wait { submission_index: None, timeout: None } } else { wgpu::PollType::Poll };
         if let Err(e) = self.device.poll(how) {

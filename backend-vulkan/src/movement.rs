@@ -37,7 +37,8 @@ pub fn assign(k: &Kernel, target: &View) -> Result<Dispatch> {
         _ => return Err(Error::Backend("assign needs a base and a value".into())),
     };
     // Drop size-1 dims and sort the rest by decreasing target stride so the shader can invert the mapping.
-    let mut dims: Vec<usize> = (0..target.ndim()).filter(|&d| target.shape[d] != 1).collect();
+    // Stride-0 dims (a fill through an expanded view) alias one element, whose value is the same everywhere.
+    let mut dims: Vec<usize> = (0..target.ndim()).filter(|&d| target.shape[d] != 1 && target.strides[d] != 0).collect();
     dims.sort_by_key(|&d| std::cmp::Reverse(target.strides[d]));
     let t = View {
         shape: dims.iter().map(|&d| target.shape[d]).collect(),

@@ -57,19 +57,27 @@ fn from_data(
     if kind == "O" || kind == "U" || kind == "S" {
         return Err(PyTypeError::new_err(format!("could not convert {} of objects to a tensor", type_name(data))));
     }
-    let arr = np.call_method1("ascontiguousarray", (arr,))?;
     let name: String = arr.getattr("dtype")?.getattr("name")?.extract()?;
     let src = from_numpy_name(&name)?;
-    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
-    let bytes: Vec<u8> = arr.call_method0("tobytes")?.extract()?;
-    let cpu = dispatch::find("cpu").py()?;
-    let host = Core::from_bytes(bytes, &shape, src, cpu).py()?;
     let target = match dtype {
         Some(d) => d,
         None if !is_array && src == DType::F64 => DType::F32,
         None => src,
     };
-    host.to_dtype(target).py()?.to_device(dev).py()
+    // Convert on the host with NumPy (its casts round to nearest even, as ours do; f64 -> f16 goes through f32
+    // like torch), so the data is uploaded straight to its device in its final dtype. NumPy has no bfloat16:
+    // those go up as f32 and are narrowed on the device.
+    let (host_dtype, host_name) = match target {
+        DType::BF16 => (DType::F32, "float32"),
+        DType::F16 if src == DType::F64 => (DType::F16, "float16"),
+        t => (t, convert::numpy_name(t)?),
+    };
+    let arr = if target == DType::F16 && src == DType::F64 { arr.call_method1("astype", ("float32",))? } else { arr };
+    let arr = np.call_method1("ascontiguousarray", (arr.call_method1("astype", (host_name,))?,))?;
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let bytes: Vec<u8> = arr.call_method0("tobytes")?.extract()?;
+    let t = Core::from_bytes(bytes, &shape, host_dtype, dev).py()?;
+    t.to_dtype(target).py()
 }
 
 #[pyfunction]

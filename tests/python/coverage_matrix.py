@@ -116,7 +116,7 @@ def device_matches(entry: str | None, device: str) -> bool:
 def cell(key: tuple, row: dict | None) -> tuple[str, str | None]:
     """(state, text) of one cell: state is 'ok', 'reason' or 'empty'; text is the count or the reason."""
     op, device, cls, dtype = key
-    p, e, u, f = REG.passed[key], REG.errors[key], REG.unsupported[key], REG.failed[key]
+    p, e, f = REG.passed[key], REG.errors[key], REG.failed[key]
     fail = f"!{f}" if f else ""
     if p:
         return "ok", f"{p + e}{fail}"
@@ -157,12 +157,23 @@ class Report:
             return f"r{self.reasons.index(text) + 1}"
         return "??" + (text or "")
 
-    def terminal(self) -> list[str]:
+    def recorded(self, op: str) -> bool:
+        return any(state != "empty" and key[0] == op and self._ran(key) for key, (state, _) in self.cells.items())
+
+    @staticmethod
+    def _ran(key: tuple) -> bool:
+        return bool(REG.passed[key] or REG.errors[key] or REG.unsupported[key] or REG.failed[key] or key in REG.reasons)
+
+    def terminal(self, only_recorded: bool = False) -> list[str]:
         """One block per op: rows are input classes, columns dtypes, each cell 'cpu/vulkan/floor'."""
-        lines = [f"devices per cell: {' / '.join(self.devices)}; a number counts passing cases ('e': error cases as "
-                 "torch raises them, '!n': n failed), rN is reason N below, ?? is empty without a reason"]
+        lines = [
+            f"devices per cell: {' / '.join(self.devices)}; a number counts passing cases ('e': error cases as "
+            "torch raises them, '!n': n failed), rN is reason N below, ?? is empty without a reason"
+        ]
         head = f"  {'class':<11}" + "".join(f"{dt:>15}" for dt in DTYPES)
         for op in self.ops:
+            if only_recorded and not self.recorded(op):
+                continue
             row = self.rows.get(op)
             tol = (row or {}).get("tolerance") or {}
             note = f"{row.get('kind')}, {tol.get('kind')}" if row else "NOT IN vkml.op_table()"

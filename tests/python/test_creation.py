@@ -50,17 +50,27 @@ def _arange(cls: str, dt: str, lib, dev):
     )
 
 
+def _tensor(cls, dt):
+    a = MIXED_LIST if cls == "mixed" else _array(cls, dt)
+    return lambda lib, dev: lib.tensor(a, dtype=getattr(lib, dt), device=dev)
+
+
+def _from_numpy(cls, dt):
+    a = _array(cls, dt)
+    return lambda lib, dev: lib.from_numpy(a).to(dev)
+
+
+def _rows(cls):
+    return 0 if cls == "empty" else 3
+
+
 BUILD = {
-    "tensor": lambda cls, dt: (
-        lambda lib, dev, a=(MIXED_LIST if cls == "mixed" else _array(cls, dt)): lib.tensor(
-            a, dtype=getattr(lib, dt), device=dev
-        )
-    ),
-    "from_numpy": lambda cls, dt: lambda lib, dev, a=_array(cls, dt): lib.from_numpy(a).to(dev),
-    "zeros": lambda cls, dt: lambda lib, dev: lib.zeros(0 if cls == "empty" else 3, 4, dtype=getattr(lib, dt), device=dev),
-    "ones": lambda cls, dt: lambda lib, dev: lib.ones((0 if cls == "empty" else 3, 4), dtype=getattr(lib, dt), device=dev),
+    "tensor": _tensor,
+    "from_numpy": _from_numpy,
+    "zeros": lambda cls, dt: lambda lib, dev: lib.zeros(_rows(cls), 4, dtype=getattr(lib, dt), device=dev),
+    "ones": lambda cls, dt: lambda lib, dev: lib.ones((_rows(cls), 4), dtype=getattr(lib, dt), device=dev),
     "full": lambda cls, dt: lambda lib, dev: tuple(
-        lib.full((0 if cls == "empty" else 3, 4), v, dtype=getattr(lib, dt), device=dev) for v in _fill(cls, dt)
+        lib.full((_rows(cls), 4), v, dtype=getattr(lib, dt), device=dev) for v in _fill(cls, dt)
     ),
     "arange": lambda cls, dt: lambda lib, dev: _arange(cls, dt, lib, dev),
 }
@@ -154,9 +164,8 @@ def test_case(c, device):
 # --- random ---------------------------------------------------------------------------------------------------------
 
 RANDOM = {
-    "rand": lambda cls, dt: lambda lib, dev: lib.rand(0 if cls == "empty" else 37, 29, dtype=getattr(lib, dt), device=dev),
-    "randn": lambda cls, dt: lambda lib, dev: lib.randn(0 if cls == "empty" else 37, 29, dtype=getattr(lib, dt),
-                                                        device=dev),
+    "rand": lambda cls, dt: lambda lib, dev: lib.rand(_rows(cls) * 12, 29, dtype=getattr(lib, dt), device=dev),
+    "randn": lambda cls, dt: lambda lib, dev: lib.randn(_rows(cls) * 12, 29, dtype=getattr(lib, dt), device=dev),
     "rand_like": lambda cls, dt: lambda lib, dev: lib.rand_like(_like_input(lib, cls, dt, dev)),
     "randn_like": lambda cls, dt: lambda lib, dev: lib.randn_like(_like_input(lib, cls, dt, dev)),
 }

@@ -42,9 +42,10 @@ def test_dtype_objects(name):
     assert d == getattr(vkml, name) and d != (vkml.int32 if name != "int32" else vkml.int64)
 
 
-@pytest.mark.parametrize(
-    ("alias", "name"), [("float", "float32"), ("half", "float16"), ("double", "float64"), ("int", "int32"), ("long", "int64")]
-)
+ALIASES = [("float", "float32"), ("half", "float16"), ("double", "float64"), ("int", "int32"), ("long", "int64")]
+
+
+@pytest.mark.parametrize(("alias", "name"), ALIASES)
 def test_dtype_aliases(alias, name):
     assert getattr(vkml, alias) == getattr(vkml, name)
 

@@ -58,6 +58,9 @@ impl Tensor {
 
     /// torch.arange: ⌈(end − start)/step⌉ values start + i·step, computed in f64 (floats) or i64 (integers).
     pub fn arange(start: Scalar, end: Scalar, step: Scalar, dtype: DType, device: DeviceId) -> Result<Tensor> {
+        if dtype == DType::Bool {
+            return Err(Error::Unsupported("\"arange_cpu\" not implemented for 'Bool'".into()));
+        }
         let (s, e, st) = (start.as_f64(), end.as_f64(), step.as_f64());
         if st == 0.0 {
             return Err(Error::Value("step must be nonzero".into()));
@@ -99,7 +102,12 @@ impl Tensor {
         let n = numel(shape) as u64;
         // rand: one element per Philox word (4 per block); randn: two words per element (2 per block).
         let (seed, offset) = draw(if normal { n.div_ceil(2) } else { n.div_ceil(4) });
-        let op = if normal { Op::Randn { seed, offset } } else { Op::Rand { seed, offset } };
+        let digits = match dtype {
+            DType::F16 => 11,
+            DType::BF16 => 8,
+            _ => 24,
+        };
+        let op = if normal { Op::Randn { seed, offset } } else { Op::Rand { seed, offset, digits } };
         let gen = if dtype == DType::F64 { DType::F64 } else { DType::F32 };
         Tensor::make(op, &[], shape.to_vec(), gen, device)?.to_dtype(dtype)
     }

@@ -159,10 +159,14 @@ pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
 /// a − b = a + (−b): exact for floats (negation is exact) and for wrapping integers.
 pub fn sub(a: &Operand, b: &Operand) -> Result<Tensor> {
     let promoted = result_type(&[a, b]);
-    if promoted == DType::Bool {
+    let is_bool = |o: &Operand| match o {
+        Operand::Tensor(t) => t.dtype() == DType::Bool,
+        Operand::Scalar(s) => matches!(s, Scalar::Bool(_)),
+    };
+    if is_bool(a) || is_bool(b) {
         return Err(Error::Dtype(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` \
-             operator instead."
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a \
+             mask, use the `~` or `logical_not()` operator instead."
                 .into(),
         ));
     }

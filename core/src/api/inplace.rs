@@ -12,8 +12,14 @@ use crate::util::error::{Error, Result};
 impl Tensor {
     /// Write `value` (broadcast to this view, cast to this dtype) into the elements under this view.
     pub fn assign(&self, value: &Tensor) -> Result<()> {
+        self.assign_checked(value, true)
+    }
+
+    /// `overlap_check`: torch refuses writes through a view whose elements alias (an expanded view) unless the
+    /// value is a single scalar (`fill_`, `zero_`), where every alias receives the same value.
+    fn assign_checked(&self, value: &Tensor, overlap_check: bool) -> Result<()> {
         for (s, st) in self.shape().iter().zip(self.strides()) {
-            if *s > 1 && *st == 0 {
+            if overlap_check && *s > 1 && *st == 0 {
                 return Err(Error::Runtime(
                     "unsupported operation: more than one element of the written-to tensor refers to a single \
                      memory location. Please clone() the tensor before performing the operation."
@@ -33,7 +39,7 @@ impl Tensor {
     /// Fill with a scalar (`fill_`, `zero_`).
     pub fn fill(&self, value: Scalar) -> Result<()> {
         let v = scalar_tensor(value, self.dtype(), self.device())?;
-        self.assign(&v)
+        self.assign_checked(&v, false)
     }
 
     /// `self op= other`, with torch's rule that the result must be castable to self's dtype.

@@ -47,9 +47,15 @@ pub(crate) fn after_build(t: &Tensor) -> Result<()> {
     Ok(())
 }
 
-/// Evaluate everything the tensors depend on.
+/// Evaluate everything the tensors depend on and submit the work (one submission per device).
 pub fn realize(tensors: &[&Tensor]) -> Result<()> {
-    realize_nodes(tensors.iter().map(|t| t.node()).collect())
+    realize_nodes(tensors.iter().map(|t| t.node()).collect())?;
+    let mut devices: Vec<DeviceId> = tensors.iter().map(|t| t.device()).collect();
+    devices.dedup();
+    for d in devices {
+        dispatch::backend(d)?.flush();
+    }
+    Ok(())
 }
 
 fn realize_nodes(roots: Vec<Arc<Node>>) -> Result<()> {
@@ -101,6 +107,9 @@ fn realize_nodes(roots: Vec<Arc<Node>>) -> Result<()> {
         let b = dispatch::backend(device)?;
         let (nodes, kernels): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
         dispatch::wait(device, b.run(kernels))?;
+        if is_eager() {
+            b.flush();
+        }
         for n in nodes {
             if let Some(buf) = done.get(&n.id) {
                 n.set_realized(buf.clone());

@@ -112,6 +112,14 @@ impl Tensor {
 
     /// Index of the first maximum (NaN counts as the maximum, as in torch); over all elements when `dim` is None.
     pub fn argmax(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        if self.dtype() == DType::Bool {
+            return Err(Error::Runtime("argmax(): does not support bool input".into()));
+        }
+        self.argmax_any(dim, keepdim)
+    }
+
+    /// argmax for every dtype (max(dim) on bool needs it even though torch's argmax refuses bool).
+    fn argmax_any(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
         match dim {
             None => {
                 if self.numel() == 0 {
@@ -144,7 +152,7 @@ impl Tensor {
         if self.ndim() > 0 && self.shape()[d] == 0 {
             return Err(Error::Index(format!("max(): Expected reduction dim {d} to have non-zero size.")));
         }
-        Ok((self.amax(Some(&[dim]), keepdim)?, self.argmax(Some(dim), keepdim)?))
+        Ok((self.amax(Some(&[dim]), keepdim)?, self.argmax_any(Some(dim), keepdim)?))
     }
 
     /// `max()`: the largest element.

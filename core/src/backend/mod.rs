@@ -84,6 +84,10 @@ pub trait Backend: Send + Sync {
     /// The buffer's contents in NumPy layout.
     fn read(&self, buffer: &Buffer) -> BoxFuture<Vec<u8>>;
 
+    /// Submit recorded work now. `run` may keep work recorded so that the readback that usually follows joins the
+    /// same submission; eager mode flushes after every op.
+    fn flush(&self);
+
     /// Make progress on pending futures; with `wait`, block until some GPU work completes. Only native front ends
     /// call this (a browser makes progress on its own).
     fn drive(&self, wait: bool);

@@ -78,6 +78,9 @@ impl View {
 
     /// True when the view reads elements 0..numel of its buffer in row-major order starting at its offset.
     pub fn is_contiguous(&self) -> bool {
+        if self.numel() == 0 {
+            return true;
+        }
         let mut expected = 1isize;
         for i in (0..self.shape.len()).rev() {
             if self.shape[i] != 1 && self.strides[i] != expected {

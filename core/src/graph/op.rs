@@ -55,10 +55,12 @@ pub enum Op {
     Transfer,
     /// Every element equal to the scalar.
     Full(Scalar),
-    /// Uniform [0, 1) floats from Philox(seed) starting at block `offset`.
+    /// Uniform [0, 1) floats from Philox(seed) starting at block `offset`, with `digits` random bits (24 for
+    /// f32; 11 and 8 for f16 and bf16, as torch, so that rounding to the narrow type never reaches 1).
     Rand {
         seed: u64,
         offset: u64,
+        digits: u32,
     },
     /// Standard normal floats from Philox(seed) by Box–Muller, starting at block `offset`.
     Randn {

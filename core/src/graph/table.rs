@@ -231,6 +231,12 @@ rows! {
     "permute"   : Movement  : false : Same      : EXACT, NO_F64;
     "expand"    : Movement  : false : Same      : EXACT, NO_F64;
     "getitem"   : Movement  : false : Same      : EXACT, NO_F64;
+    "view"      : Movement  : false : Same      : EXACT, NO_F64;
+    "transpose" : Movement  : false : Same      : EXACT, NO_F64;
+    "squeeze"   : Movement  : false : Same      : EXACT, NO_F64;
+    "unsqueeze" : Movement  : false : Same      : EXACT, NO_F64;
+    "flatten"   : Movement  : false : Same      : EXACT, NO_F64;
+    "copy_"     : Movement  : false : Same      : EXACT, NO_F64;
 }
 
 /// The row of a public op.

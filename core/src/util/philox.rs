@@ -33,5 +33,10 @@ pub fn word(seed: u64, offset: u64, i: u64) -> u32 {
 
 /// A uniform float in [0, 1) from a random word, exactly as torch builds one: 24 random bits times 2^-24.
 pub fn uniform(w: u32) -> f32 {
-    (w & 0x00ff_ffff) as f32 * (1.0 / 16_777_216.0)
+    uniform_digits(w, 24)
+}
+
+/// A uniform float in [0, 1) from the low `digits` (≤ 24) bits of a word: exact in f32.
+pub fn uniform_digits(w: u32, digits: u32) -> f32 {
+    (w & ((1u32 << digits) - 1)) as f32 / (1u32 << digits) as f32
 }
