@@ -6,7 +6,6 @@ MNIST training (issue #4) replaces this. Run it with `bash tools/demo.sh`.
 import time
 
 import numpy as np
-
 import vkml
 
 

@@ -56,6 +56,35 @@ fn is_nan(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
 }
 
+// Order key of a float's bits (-0 and +0 share key 0): comparing keys is exact even on GPUs that flush
+// subnormals to zero, so comparisons, max and argmax agree with the CPU oracle bit for bit.
+fn bkey(b: u32) -> i32 {
+    let m = i32(b & 0x7fffffffu);
+    return select(m, -m, (b & 0x80000000u) != 0u);
+}
+
+fn bnan(b: u32) -> bool {
+    return (b & 0x7fffffffu) > 0x7f800000u;
+}
+
+fn fkey(x: f32) -> i32 {
+    return bkey(bitcast<u32>(x));
+}
+
+// x < y and x == y on raw f32 bits.
+fn blt(x: u32, y: u32) -> bool {
+    return !bnan(x) && !bnan(y) && bkey(x) < bkey(y);
+}
+
+fn beq(x: u32, y: u32) -> bool {
+    return !bnan(x) && !bnan(y) && bkey(x) == bkey(y);
+}
+
+// Nonzero (NaN included) by bits: a subnormal is nonzero even where arithmetic would flush it.
+fn fnonzero(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) != 0u;
+}
+
 fn is_half(dt: u32) -> bool {
     return dt == DT_F16 || dt == DT_BF16;
 }

@@ -35,7 +35,7 @@ fn beats_f(v: f32, i: u32, w: f32, j: u32) -> bool {
     if (vn || wn) {
         return vn && (!wn || i < j);
     }
-    return v > w || (v == w && i < j);
+    return fkey(v) > fkey(w) || (fkey(v) == fkey(w) && i < j);
 }
 
 fn beats_i(v: vec2<u32>, i: u32, w: vec2<u32>, j: u32) -> bool {

@@ -106,7 +106,9 @@ impl Backend for CpuBackend {
     fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()> {
         let result = (|| {
             for k in &kernels {
-                let bytes = run_one(k)?;
+                // A bug in a kernel must surface as an error, never unwind into a front end.
+                let bytes = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(k)))
+                    .map_err(|_| Error::Backend(format!("internal error in the CPU kernel for {}", k.op.name())))??;
                 let dst = k.out.downcast::<CpuBuffer>().ok_or_else(|| Error::Backend("not a CPU buffer".into()))?;
                 *dst.bytes.write().unwrap_or_else(|e| e.into_inner()) = bytes;
             }

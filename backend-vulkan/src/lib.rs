@@ -87,11 +87,14 @@ impl VulkanBackend {
         self.pool.clear();
     }
 
-    /// The recorded-but-unsubmitted encoder, or a new one.
-    fn encoder(&self) -> wgpu::CommandEncoder {
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_else(|| {
-            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("vkml") })
-        })
+    /// The pending encoder, locked: recording, submitting and queue writes all happen under this lock, so work
+    /// from several threads is never lost or reordered around an upload.
+    fn pending(&self) -> std::sync::MutexGuard<'_, Option<wgpu::CommandEncoder>> {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn new_encoder(&self) -> wgpu::CommandEncoder {
+        self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("vkml") })
     }
 
     fn submit(&self, enc: wgpu::CommandEncoder) {
@@ -210,30 +213,33 @@ impl Backend for VulkanBackend {
         self.check(&Op::Transfer, dtype)?;
         // Queue writes land before the next submission's commands, so recorded work must go first: it may still
         // use a pooled buffer this upload is about to reuse.
-        self.flush();
         let len = bytes.len() / dtype.itemsize();
         let buf = self.alloc(id, dtype, len)?;
         let words = to_words(dtype, bytes);
+        let mut pending = self.pending();
+        if let Some(enc) = pending.take() {
+            self.submit(enc);
+        }
         if !words.is_empty() {
             self.queue.write_buffer(&self.gpu(&buf)?.buffer, 0, &words);
         }
+        drop(pending);
         Ok(buf)
     }
 
     fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()> {
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let mut enc = self.encoder();
+        let mut pending = self.pending();
+        let enc = pending.get_or_insert_with(|| self.new_encoder());
         let mut result = Ok(());
         for k in &kernels {
-            if let Err(e) = self.encode(&mut enc, k) {
+            if let Err(e) = self.encode(enc, k) {
                 result = Err(e);
                 break;
             }
         }
-        if result.is_ok() {
-            *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(enc);
-        }
+        drop(pending);
         let oom = oom.pop();
         let validation = validation.pop();
         let stray = self.stray_error.clone();
@@ -266,9 +272,11 @@ impl Backend for VulkanBackend {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let mut enc = self.encoder();
+        let mut pending = self.pending();
+        let mut enc = pending.take().unwrap_or_else(|| self.new_encoder());
         enc.copy_buffer_to_buffer(&src.buffer, 0, &staging, 0, src.bytes);
         self.submit(enc);
+        drop(pending);
         let state: Arc<Mutex<Option<std::result::Result<(), String>>>> = Arc::new(Mutex::new(None));
         let sink = state.clone();
         staging.map_async(wgpu::MapMode::Read, .., move |r| {
@@ -278,7 +286,8 @@ impl Backend for VulkanBackend {
     }
 
     fn flush(&self) {
-        if let Some(enc) = self.pending.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        let mut pending = self.pending();
+        if let Some(enc) = pending.take() {
             self.submit(enc);
         }
     }

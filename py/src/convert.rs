@@ -113,9 +113,6 @@ pub fn dtype_arg(ob: &Bound<'_, PyAny>) -> PyResult<DType> {
     if let Ok(d) = ob.extract::<PyRef<'_, PyDType>>() {
         return Ok(d.0);
     }
-    if let Ok(s) = ob.extract::<String>() {
-        return DType::from_name(&s).py();
-    }
     Err(PyTypeError::new_err(format!("expected a vkml dtype (e.g. vkml.float32), got {}", type_name(ob))))
 }
 

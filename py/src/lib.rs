@@ -50,9 +50,14 @@ fn from_data(
     }
     let np = py.import("numpy")?;
     let is_array = data.is_instance(&np.getattr("ndarray")?)?;
-    let arr = np
-        .call_method1("asarray", (data,))
-        .map_err(|e| PyTypeError::new_err(format!("could not convert {} to a tensor: {e}", type_name(data))))?;
+    let arr = np.call_method1("asarray", (data,)).map_err(|e| {
+        // NumPy reports ragged nested lists as ValueError, as torch does; anything else is a TypeError.
+        if e.is_instance_of::<pyo3::exceptions::PyValueError>(data.py()) {
+            pyo3::exceptions::PyValueError::new_err(format!("could not convert {} to a tensor: {e}", type_name(data)))
+        } else {
+            PyTypeError::new_err(format!("could not convert {} to a tensor: {e}", type_name(data)))
+        }
+    })?;
     let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
     if kind == "O" || kind == "U" || kind == "S" {
         return Err(PyTypeError::new_err(format!("could not convert {} of objects to a tensor", type_name(data))));
@@ -73,8 +78,10 @@ fn from_data(
         t => (t, convert::numpy_name(t)?),
     };
     let arr = if target == DType::F16 && src == DType::F64 { arr.call_method1("astype", ("float32",))? } else { arr };
-    let arr = np.call_method1("ascontiguousarray", (arr.call_method1("astype", (host_name,))?,))?;
+    let arr = arr.call_method1("astype", (host_name,))?;
+    // Read the shape first: ascontiguousarray turns a 0-d array into a 1-d one.
     let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let arr = np.call_method1("ascontiguousarray", (arr,))?;
     let bytes: Vec<u8> = arr.call_method0("tobytes")?.extract()?;
     let t = Core::from_bytes(bytes, &shape, host_dtype, dev).py()?;
     t.to_dtype(target).py()

@@ -180,9 +180,11 @@ impl Tensor {
         self.value(py)?.bind(py).is_truthy()
     }
     fn __float__(&self, py: Python<'_>) -> PyResult<f64> {
+        self.one_element()?;
         self.value(py)?.bind(py).extract::<f64>()
     }
     fn __int__(&self, py: Python<'_>) -> PyResult<i64> {
+        self.one_element()?;
         let v = self.value(py)?;
         let b = v.bind(py);
         b.extract::<i64>().or_else(|_| b.call_method0("__int__")?.extract::<i64>())
@@ -523,6 +525,14 @@ impl Tensor {
 }
 
 impl Tensor {
+    /// float()/int() of a multi-element tensor raise ValueError, as in torch.
+    fn one_element(&self) -> PyResult<()> {
+        if self.0.numel() != 1 {
+            return Err(PyValueError::new_err("only one element tensors can be converted to Python scalars"));
+        }
+        Ok(())
+    }
+
     fn clone_ref(&self) -> Tensor {
         Tensor(self.0.clone())
     }
@@ -571,7 +581,10 @@ fn index_items(key: &Bound<'_, PyAny>) -> PyResult<Vec<IndexItem>> {
         } else if p.extract::<PyRef<'_, Tensor>>().is_ok() {
             return Err(PyIndexError::new_err("tensor indices are not supported yet (issue #3)"));
         } else {
-            return Err(PyValueError::new_err(format!("unsupported index of type {}", type_name(&p))));
+            return Err(PyIndexError::new_err(format!(
+                "only integers, slices (`:`), ellipsis (`...`) and None are valid indices (got {})",
+                type_name(&p)
+            )));
         }
     }
     Ok(out)

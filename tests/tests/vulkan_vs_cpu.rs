@@ -121,8 +121,8 @@ fn where_cast_and_copies() -> Result<()> {
         where_(&c, &Operand::Tensor(t[0].clone()), &Operand::Tensor(t[1].clone()))
     })?;
     for to in [DType::F16, DType::BF16, DType::I32, DType::I64, DType::Bool] {
-        check("cast", 4, mk, |t| t[0].to_dtype(to))?;
-        check("cast", 5, mk, |t| t[0].to_dtype(to)?.to_dtype(DType::F32))?;
+        check("to", 4, mk, |t| t[0].to_dtype(to))?;
+        check("to", 5, mk, |t| t[0].to_dtype(to)?.to_dtype(DType::F32))?;
     }
     check("contiguous", 6, mk, |t| t[0].t()?.contiguous())?;
     Ok(())

@@ -63,15 +63,22 @@ impl Tensor {
         }
         let (s, e, st) = (start.as_f64(), end.as_f64(), step.as_f64());
         if st == 0.0 {
-            return Err(Error::Value("step must be nonzero".into()));
+            return Err(Error::Runtime("step must be nonzero".into()));
         }
         if !(s.is_finite() && e.is_finite()) {
             return Err(Error::Value(format!("unsupported range: {s} -> {e}")));
         }
         if (st > 0.0 && e < s) || (st < 0.0 && e > s) {
-            return Err(Error::Value("upper bound and larger bound inconsistent with step sign".into()));
+            return Err(Error::Runtime("upper bound and larger bound inconsistent with step sign".into()));
         }
-        let len = ((e - s) / st).ceil().max(0.0) as usize;
+        let len = match (start, end, step) {
+            // All-integer ranges are sized exactly (f64 loses precision past 2^53).
+            (Scalar::Int(a), Scalar::Int(b), Scalar::Int(c)) => {
+                let (a, b, c) = (a as i128, b as i128, c as i128);
+                ((b - a + c - c.signum()) / c).max(0) as usize
+            }
+            _ => ((e - s) / st).ceil().max(0.0) as usize,
+        };
         let mut bytes = Vec::with_capacity(len * dtype.itemsize());
         let ints = dtype.category() != Category::Float;
         for i in 0..len {
@@ -95,7 +102,8 @@ impl Tensor {
 
     /// rand/randn are generated in f32 and rounded to 16-bit dtypes by a cast node.
     fn random(shape: &[usize], dtype: DType, device: DeviceId, normal: bool) -> Result<Tensor> {
-        if !dtype.is_float() {
+        // torch skips the dtype check of normal_ on empty tensors, but not uniform_'s.
+        if !dtype.is_float() && (!normal || numel(shape) > 0) {
             let name = if normal { "normal_kernel_cpu" } else { "check_uniform_bounds" };
             return Err(Error::Unsupported(format!("\"{name}\" not implemented for '{}'", dtype.name())));
         }

@@ -17,6 +17,9 @@ impl Tensor {
                 b.ndim()
             )));
         }
+        if a.dtype() == DType::Bool {
+            return Err(Error::Unsupported("\"addmm_impl_cpu_\" not implemented for 'Bool'".into()));
+        }
         if a.dtype() != b.dtype() {
             return Err(Error::Runtime(format!(
                 "expected m1 and m2 to have the same dtype, but got: {} != {}",

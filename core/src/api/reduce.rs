@@ -38,7 +38,7 @@ impl Tensor {
         out.sort_unstable();
         out.dedup();
         if out.len() != before {
-            return Err(Error::Value("dim appears multiple times in the list of dims".into()));
+            return Err(Error::Runtime("dim appears multiple times in the list of dims".into()));
         }
         Ok(out)
     }
@@ -49,6 +49,8 @@ impl Tensor {
         let kept: Vec<usize> = (0..n).filter(|d| !dims.contains(d)).collect();
         let perm: Vec<i64> = kept.iter().chain(dims.iter()).map(|&d| d as i64).collect();
         let x = if n == 0 { self.clone() } else { self.permute(&perm)? };
+        // A 0-d tensor accepts dim 0 or -1 but has no dim to reduce.
+        let dims: &[usize] = if n == 0 { &[] } else { dims };
         let out_shape: Vec<usize> = kept.iter().map(|&d| self.shape()[d]).collect();
         let r = Tensor::make(
             Op::Reduce { op, axes: dims.len() },
@@ -101,7 +103,15 @@ impl Tensor {
     }
 
     pub fn amax(&self, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+        let all_dims = dims.is_none_or(|d| d.is_empty());
         let dims = self.reduce_dims(dims)?;
+        if all_dims && self.numel() == 0 {
+            return Err(Error::Runtime(
+                "amax(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim \
+                 with the 'dim' argument."
+                    .into(),
+            ));
+        }
         let all: Vec<usize> = if dims.is_empty() { (0..self.ndim()).collect() } else { dims.clone() };
         self.require_nonempty("amax", &all)?;
         if self.numel() == 0 && self.ndim() == 0 {
@@ -123,7 +133,7 @@ impl Tensor {
         match dim {
             None => {
                 if self.numel() == 0 {
-                    return Err(Error::Shape(
+                    return Err(Error::Index(
                         "argmax(): Expected reduction dim to be specified for input.numel() == 0.".into(),
                     ));
                 }

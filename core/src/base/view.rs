@@ -148,7 +148,7 @@ impl View {
         }
         for &p in perm {
             if p >= n || seen[p] {
-                return Err(Error::Index(format!("permute(): duplicate or out-of-range dim in {perm:?}")));
+                return Err(Error::Runtime(format!("permute(): duplicate dims are not allowed ({perm:?})")));
             }
             seen[p] = true;
         }

@@ -116,7 +116,7 @@ impl Op {
                 BinaryOp::Ge => "ge",
             },
             Op::Where => "where",
-            Op::Cast => "cast",
+            Op::Cast => "to",
             Op::Copy => "contiguous",
             Op::Reduce { op, .. } => match op {
                 ReduceOp::Sum => "sum",

@@ -219,13 +219,12 @@ rows! {
     "max"       : Reduce    : false : Same      : EXACT_CMP, NO_F64;
     "argmax"    : Reduce    : true  : Index     : EXACT_CMP, NO_F64;
     "matmul"    : Matmul    : true  : Promote   : MATMUL, NO_F64_NO_INT;
-    "cast"      : Cast      : true  : Target    : Tolerance::Exact {
+    "to"        : Cast      : true  : Target    : Tolerance::Exact {
         gpu_ftz: false,
-        reason: "narrowing in software with round to nearest even; int→float rounds to nearest even; float→int \
-                 truncates (saturating where torch is undefined)",
+        reason: "moves bits between devices; dtype casts narrow in software with round to nearest even, int→float \
+                 rounds to nearest even, float→int truncates (saturating where torch is undefined)",
     }, NO_F64;
     "contiguous": Movement  : true  : Same      : EXACT, NO_F64;
-    "to"        : Movement  : true  : Same      : EXACT, NO_F64;
     "setitem"   : Movement  : true  : Same      : EXACT, NO_F64;
     "reshape"   : Movement  : false : Same      : EXACT, NO_F64;
     "permute"   : Movement  : false : Same      : EXACT, NO_F64;

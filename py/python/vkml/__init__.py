@@ -91,7 +91,7 @@ def _method(name):
 
 for _name in (
     "add sub mul div neg exp log sqrt relu maximum eq ne lt le gt ge matmul sum mean amax max argmax "
-    "reshape permute transpose t squeeze unsqueeze flatten"
+    "reshape permute transpose t squeeze unsqueeze flatten broadcast_to"
 ).split():
     globals()[_name] = _method(_name)
 del _name

@@ -1,0 +1,50 @@
+"""Known failures as data: tests matching a pattern in KNOWN are marked strict xfail with the stated reason.
+
+Strict means a listed test that starts passing fails the run, so this list cannot go stale. Loaded with
+`-p known_failures` by tools/test.sh; every entry is listed in the closing note of the issue that found it.
+"""
+
+import re
+
+import pytest
+
+DEVICES = ("cpu", "vulkan:0", "vulkan:0:floor")
+MAX_ZERO = (
+    "torch's own sign of maximum(-0., +0.) differs between its vectorized CPU path (second argument) and its scalar "
+    "path (first argument); vkml returns the first argument everywhere"
+)
+BOOL_MATMUL = "vkml refuses bool matmul before looking at sizes; torch accepts it when a dim is empty"
+
+# test id pattern -> (reason, the coverage cell (op, device, input class, dtype) it leaves without a passing case)
+KNOWN = {
+    **{
+        f"tests/python/test_binary.py::test_matrix[{dev}-maximum-extreme-{dt}]": (
+            MAX_ZERO,
+            ("maximum", dev, "extreme", dt),
+        )
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")] + [("cpu", "float64")]
+    },
+    **{
+        f"tests/python/test_matmul.py::test_matrix[{dev}-matmul-empty-bool]": (
+            BOOL_MATMUL,
+            ("matmul", dev, "empty", "bool"),
+        )
+        for dev in DEVICES
+    },
+}
+
+
+def _regex(pattern: str) -> "re.Pattern[str]":
+    """`*` is the only wildcard; brackets in test ids are literal."""
+    return re.compile(".*".join(re.escape(p) for p in pattern.split("*")) + "$")
+
+
+def pytest_collection_modifyitems(config, items):
+    import coverage_matrix  # on sys.path via conftest; imported late so this plugin loads first
+
+    patterns = [(_regex(p), reason, key) for p, (reason, key) in KNOWN.items()]
+    for item in items:
+        for pattern, reason, key in patterns:
+            if pattern.match(item.nodeid):
+                item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+                coverage_matrix.REG.reasons[key] = f"known failure: {reason}"
