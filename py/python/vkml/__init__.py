@@ -51,33 +51,26 @@ class _MaxResult(NamedTuple):
     indices: Tensor
 
 
-def _like(t, dtype, device):
-    return (t.dtype if dtype is None else dtype), (t.device if device is None else device)
+def _like(create):
+    """torch's `<create>_like(t, dtype=None, device=None)`: t's shape, and t's dtype and device unless given."""
+
+    def like(t, dtype=None, device=None):
+        dt = t.dtype if dtype is None else dtype
+        return create(*t.shape, dtype=dt, device=t.device if device is None else device)
+
+    like.__name__ = f"{create.__name__}_like"
+    return like
 
 
-def zeros_like(t, dtype=None, device=None):
-    dt, dev = _like(t, dtype, device)
-    return zeros(*t.shape, dtype=dt, device=dev)
-
-
-def ones_like(t, dtype=None, device=None):
-    dt, dev = _like(t, dtype, device)
-    return ones(*t.shape, dtype=dt, device=dev)
+zeros_like = _like(zeros)
+ones_like = _like(ones)
+rand_like = _like(rand)
+randn_like = _like(randn)
 
 
 def full_like(t, fill_value, dtype=None, device=None):
-    dt, dev = _like(t, dtype, device)
-    return full(t.shape, fill_value, dtype=dt, device=dev)
-
-
-def rand_like(t, dtype=None, device=None):
-    dt, dev = _like(t, dtype, device)
-    return rand(*t.shape, dtype=dt, device=dev)
-
-
-def randn_like(t, dtype=None, device=None):
-    dt, dev = _like(t, dtype, device)
-    return randn(*t.shape, dtype=dt, device=dev)
+    dt = t.dtype if dtype is None else dtype
+    return full(t.shape, fill_value, dtype=dt, device=t.device if device is None else device)
 
 
 def _method(name):
