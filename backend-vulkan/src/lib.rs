@@ -277,6 +277,10 @@ impl Backend for VulkanBackend {
         enc.copy_buffer_to_buffer(&src.buffer, 0, &staging, 0, src.bytes);
         self.submit(enc);
         drop(pending);
+        // Recorded work is validated when it is finished and submitted here; a failure must not return stale bytes.
+        if let Some(e) = self.take_stray_error() {
+            return ready(Err(Error::Backend(e)));
+        }
         let state: Arc<Mutex<Option<std::result::Result<(), String>>>> = Arc::new(Mutex::new(None));
         let sink = state.clone();
         staging.map_async(wgpu::MapMode::Read, .., move |r| {

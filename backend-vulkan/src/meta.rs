@@ -6,7 +6,7 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 use vkml_core::util::error::{Error, Result};
 
-/// Most dims a kernel indexes; views are collapsed first where possible.
+/// Most dims a kernel indexes (the uniform holds 8); a tensor with more is an `Unsupported` error on Vulkan.
 pub const MAX_RANK: usize = 8;
 
 #[repr(C)]

@@ -45,6 +45,7 @@ impl Tensor {
     }
 
     pub fn full(shape: &[usize], value: Scalar, dtype: DType, device: DeviceId) -> Result<Tensor> {
+        crate::base::scalar::check_fits(value, dtype)?;
         Tensor::make(Op::Full(value), &[], shape.to_vec(), dtype, device)
     }
 
@@ -79,6 +80,8 @@ impl Tensor {
             }
             _ => ((e - s) / st).ceil().max(0.0) as usize,
         };
+        // Sizes are checked before anything is allocated (a range of 2^62 values must be an error, not a hang).
+        crate::base::view::checked_numel(&[len])?;
         let mut bytes = Vec::with_capacity(len * dtype.itemsize());
         let ints = dtype.category() != Category::Float;
         for i in 0..len {

@@ -152,6 +152,15 @@ pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
             (promoted, DType::Bool)
         }
     };
+    let scaled = matches!(op, BinaryOp::Mul | BinaryOp::Div);
+    let has_scalar = matches!(a, Operand::Scalar(_)) || matches!(b, Operand::Scalar(_));
+    if scaled && has_scalar && matches!(compute, DType::F16 | DType::BF16) {
+        // torch's CPU and CUDA mul/div kernels keep a Python scalar at f32 precision for 16-bit tensors and round
+        // once at the end (add and sub convert the scalar to the tensor's dtype first, as every other op does).
+        let (ts, shape, device) = prepare(&[a, b], DType::F32, None)?;
+        let r = Tensor::make(Op::Binary(op), &[&ts[0], &ts[1]], shape, DType::F32, device)?;
+        return r.to_dtype(out);
+    }
     let (ts, shape, device) = prepare(&[a, b], compute, None)?;
     Tensor::make(Op::Binary(op), &[&ts[0], &ts[1]], shape, out, device)
 }
@@ -174,6 +183,8 @@ pub fn sub(a: &Operand, b: &Operand) -> Result<Tensor> {
         Operand::Tensor(t) => Operand::Tensor(t.to_dtype(promoted)?.neg()?),
         Operand::Scalar(s) => Operand::Scalar(match *s {
             Scalar::Bool(v) => Scalar::Int(-(v as i64)),
+            // Negate in the dtype the op computes in: -(−2^63) wraps only for integers.
+            Scalar::Int(v) if promoted.is_float() => Scalar::Float(-(v as f64)),
             Scalar::Int(v) => Scalar::Int(v.wrapping_neg()),
             Scalar::Float(v) => Scalar::Float(-v),
         }),
@@ -194,6 +205,11 @@ pub fn where_(cond: &Tensor, a: &Operand, b: &Operand) -> Result<Tensor> {
         )));
     }
     let dtype = result_type(&[a, b]);
+    for op in [a, b] {
+        if let Operand::Scalar(s) = op {
+            crate::base::scalar::check_fits(*s, dtype)?;
+        }
+    }
     let (ts, shape, device) = prepare(&[a, b], dtype, Some(cond))?;
     let cond = cond.expand(&shape)?;
     Tensor::make(Op::Where, &[&cond, &ts[0], &ts[1]], shape, dtype, device)

@@ -27,6 +27,18 @@ impl Tensor {
                 ));
             }
         }
+        // torch drops a value's extra leading size-1 dims (x[:] = ones(1, 3) for x of shape (3,)).
+        let mut value = value.clone();
+        while value.ndim() > self.ndim() && value.shape()[0] == 1 {
+            value = value.squeeze(Some(&[0]))?;
+        }
+        if crate::base::view::broadcast_shapes(value.shape(), self.shape()).ok().as_deref() != Some(self.shape()) {
+            return Err(Error::Shape(format!(
+                "output with shape {:?} doesn't match the broadcast shape {:?}",
+                self.shape(),
+                value.shape()
+            )));
+        }
         let value = value.to_device(self.device())?.to_dtype(self.dtype())?.expand(self.shape())?;
         let base_node = self.storage().node();
         let base = Tensor::from_node(base_node.clone());
@@ -38,6 +50,7 @@ impl Tensor {
 
     /// Fill with a scalar (`fill_`, `zero_`).
     pub fn fill(&self, value: Scalar) -> Result<()> {
+        crate::base::scalar::check_fits(value, self.dtype())?;
         let v = scalar_tensor(value, self.dtype(), self.device())?;
         self.assign_checked(&v, false)
     }

@@ -20,7 +20,9 @@ pub fn infer_shape(shape: &[i64], n: usize) -> Result<Vec<usize>> {
         } else if d < 0 {
             return Err(Error::Shape(format!("invalid shape dimension {d}")));
         } else {
-            known *= d as usize;
+            known = known
+                .checked_mul(d as usize)
+                .ok_or_else(|| Error::Runtime(format!("shape '{shape:?}' is invalid for input of size {n}")))?;
         }
     }
     let mut out: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();

@@ -44,6 +44,7 @@ impl Tensor {
     /// Build a node from sources (tensors, read through their views) and wrap it; honours eager mode and the
     /// pending-graph threshold.
     pub fn make(op: Op, srcs: &[&Tensor], shape: Vec<usize>, dtype: DType, device: DeviceId) -> Result<Tensor> {
+        crate::base::view::checked_numel(&shape)?;
         dispatch::backend(device)?.check(&op, dtype)?;
         let srcs = srcs.iter().map(|t| t.src()).collect();
         let t = Tensor::from_node(Node::new(op, srcs, shape, dtype, device));

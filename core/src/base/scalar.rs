@@ -42,6 +42,28 @@ impl Scalar {
     }
 }
 
+/// torch's check when a scalar becomes a tensor's value (`full`, `fill_`, `where`): it must fit the dtype.
+pub fn check_fits(s: Scalar, dtype: DType) -> crate::util::error::Result<()> {
+    let fits = match (s, dtype) {
+        (Scalar::Bool(_), _) | (_, DType::Bool) => true,
+        (Scalar::Int(i), DType::I32) => i32::try_from(i).is_ok(),
+        (Scalar::Int(_), DType::I64) => true,
+        (Scalar::Float(f), DType::I32) => f.is_finite() && f.abs() < 2_147_483_648.0,
+        (Scalar::Float(f), DType::I64) => f.is_finite() && f.abs() < 9.223_372_036_854_776e18,
+        (s, DType::F16) => !s.as_f64().is_finite() || s.as_f64().abs() <= 65_504.0,
+        (s, DType::BF16 | DType::F32) => !s.as_f64().is_finite() || s.as_f64().abs() <= f32::MAX as f64,
+        (_, DType::F64) => true,
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(crate::util::error::Error::Runtime(format!(
+            "value cannot be converted to type {} without overflow",
+            dtype.name()
+        )))
+    }
+}
+
 /// torch.result_type(tensor, scalar): a scalar only wins when it is of a higher category.
 pub fn promote_with_scalar(t: DType, s: Scalar) -> DType {
     if s.category() > t.category() {

@@ -16,6 +16,16 @@ pub fn numel(shape: &[usize]) -> usize {
     shape.iter().product()
 }
 
+/// Elements of a shape, or an error when the count (or its size in bytes at 8 bytes an element) overflows; every
+/// node and every expanded view is checked with it, so later arithmetic on sizes cannot overflow.
+pub fn checked_numel(shape: &[usize]) -> Result<usize> {
+    let n = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
+    match n {
+        Some(n) if n.checked_mul(8).is_some_and(|b| b <= isize::MAX as usize) => Ok(n),
+        _ => Err(Error::Runtime(format!("a tensor of shape {shape:?} has too many elements"))),
+    }
+}
+
 /// Row-major strides of a contiguous shape.
 pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; shape.len()];
@@ -161,6 +171,7 @@ impl View {
 
     /// Broadcast to `shape` (torch's expand): new leading dims and size-1 dims get stride 0.
     pub fn expand(&self, shape: &[usize]) -> Result<View> {
+        checked_numel(shape)?;
         if shape.len() < self.ndim() {
             return Err(Error::Shape(format!(
                 "expand: the number of sizes provided ({}) must be greater or equal to the number of dimensions in \
@@ -236,7 +247,10 @@ impl View {
             v.offset = (v.offset as isize + start as isize * v.strides[d]) as usize;
         }
         v.shape[d] = len;
-        v.strides[d] *= step as isize;
+        // A dim of length 0 or 1 never steps, so its stride is free; this keeps huge steps from overflowing.
+        if len > 1 {
+            v.strides[d] *= step as isize;
+        }
         v
     }
 
