@@ -2,39 +2,86 @@
 // @inputs a
 // @driver elementwise
 
-const NEG: u32 = 0u;
-const EXP: u32 = 1u;
-const LOG: u32 = 2u;
-const SQRT: u32 = 3u;
-
 fn float_class() -> bool {
     return is_float(info.in_dtype.x);
 }
 
-// log with subnormal inputs handled from their bits (m · 2^-149), since GPUs may flush them before log sees them.
-fn log_exact_subnormal(x: f32) -> f32 {
-    let b = bitcast<u32>(x);
-    if ((b & 0x7f800000u) == 0u && (b & 0x007fffffu) != 0u) {
-        if ((b & 0x80000000u) != 0u) {
+// log2 with subnormal inputs handled from their bits (m · 2^-149), since GPUs may flush them before log sees them;
+// log(x) is log2(x) · ln 2.
+fn log2_bits(xb: u32) -> f32 {
+    if ((xb & 0x7f800000u) == 0u && (xb & 0x007fffffu) != 0u) {
+        if ((xb & 0x80000000u) != 0u) {
             return bitcast<f32>(0x7fc00000u);
         }
-        return log(f32(b & 0x007fffffu)) - 103.27893;
+        return log2(f32(xb & 0x007fffffu)) - 149.0;
     }
-    return log(x);
+    return log2(bitcast<f32>(xb));
+}
+
+fn log_bits(xb: u32) -> f32 {
+    if ((xb & 0x7f800000u) == 0u && (xb & 0x007fffffu) != 0u) {
+        if ((xb & 0x80000000u) != 0u) {
+            return bitcast<f32>(0x7fc00000u);
+        }
+        return log(f32(xb & 0x007fffffu)) - 103.27893;
+    }
+    return log(bitcast<f32>(xb));
+}
+
+// 1/sqrt(x) with the special values spelled out (Vulkan leaves inversesqrt of 0, inf and negatives undefined).
+fn rsqrt_bits(xb: u32) -> f32 {
+    let ax = xb & 0x7fffffffu;
+    if (bnan(xb)) {
+        return bitcast<f32>(xb);
+    }
+    if (ax == 0u) {
+        return bitcast<f32>((xb & 0x80000000u) | 0x7f800000u);
+    }
+    if ((xb & 0x80000000u) != 0u) {
+        return bitcast<f32>(0x7fc00000u);
+    }
+    if (ax == 0x7f800000u) {
+        return 0.0;
+    }
+    return inverseSqrt(bitcast<f32>(xb));
 }
 
 fn value_f(e: u32) -> f32 {
-    let x = a_f32(e);
+    let xb = a_fbits(e);
+    let x = bitcast<f32>(xb);
     switch info.op {
-        // Negation flips the sign bit: exact, and immune to subnormal flushing.
-        case 0u: { return bitcast<f32>(bitcast<u32>(x) ^ 0x80000000u); }
+        // Negation and abs work on the sign bit: exact, and immune to subnormal flushing.
+        case 0u: { return bitcast<f32>(xb ^ 0x80000000u); }
         case 1u: { return exp(x); }
-        case 2u: { return log_exact_subnormal(x); }
-        default: { return sqrt(x); }
+        case 2u: { return log_bits(xb); }
+        case 3u: { return sqrt(x); }
+        case 4u: { return bitcast<f32>(xb & 0x7fffffffu); }
+        case 5u: {
+            if (bnan(xb) || (xb & 0x7fffffffu) == 0u) {
+                return 0.0;
+            }
+            return select(1.0, -1.0, (xb & 0x80000000u) != 0u);
+        }
+        case 6u: { return exp2(x); }
+        case 7u: { return log2_bits(xb); }
+        case 8u: { return floor(x); }
+        case 9u: { return ceil(x); }
+        case 10u: { return trunc(x); }
+        // WGSL's round is half to even, as torch's.
+        case 11u: { return round(x); }
+        default: { return rsqrt_bits(xb); }
     }
 }
 
 fn value_i(e: u32) -> vec2<u32> {
-    // Only negation reaches integers; exp/log/sqrt are float-only (the graph casts first).
-    return neg64(a_i64(e));
+    // Integers reach only neg, abs and sign: float-only ops cast first, rounding ops on integers are copies.
+    let x = a_i64(e);
+    switch info.op {
+        case 4u: { return select(x, neg64(x), is_neg64(x)); }
+        case 5u: {
+            let c = cmp64(x, vec2<u32>(0u, 0u));
+            return i64_from_i32(c);
+        }
+        default: { return neg64(x); }
+    }
 }

@@ -21,6 +21,16 @@ fn f32_op(op: UnaryOp, a: f32) -> f32 {
         UnaryOp::Exp => a.exp(),
         UnaryOp::Log => a.ln(),
         UnaryOp::Sqrt => a.sqrt(),
+        UnaryOp::Abs => a.abs(),
+        UnaryOp::Sign => ((0.0 < a) as i8 - (a < 0.0) as i8) as f32,
+        UnaryOp::Exp2 => a.exp2(),
+        UnaryOp::Log2 => a.log2(),
+        UnaryOp::Floor => a.floor(),
+        UnaryOp::Ceil => a.ceil(),
+        UnaryOp::Trunc => a.trunc(),
+        UnaryOp::Round => a.round_ties_even(),
+        // In f64, then rounded once: the oracle is correctly rounded where f32 would round twice.
+        UnaryOp::Rsqrt => (1.0 / (a as f64).sqrt()) as f32,
     }
 }
 
@@ -30,13 +40,34 @@ fn f64_op(op: UnaryOp, a: f64) -> f64 {
         UnaryOp::Exp => a.exp(),
         UnaryOp::Log => a.ln(),
         UnaryOp::Sqrt => a.sqrt(),
+        UnaryOp::Abs => a.abs(),
+        UnaryOp::Sign => ((0.0 < a) as i8 - (a < 0.0) as i8) as f64,
+        UnaryOp::Exp2 => a.exp2(),
+        UnaryOp::Log2 => a.log2(),
+        UnaryOp::Floor => a.floor(),
+        UnaryOp::Ceil => a.ceil(),
+        UnaryOp::Trunc => a.trunc(),
+        UnaryOp::Round => a.round_ties_even(),
+        UnaryOp::Rsqrt => 1.0 / a.sqrt(),
     }
 }
 
-/// Only negation reaches integers (exp/log/sqrt promote to float in the graph).
+/// Integer unary ops (float-only ops promote to float in the graph and never reach here; rounding ops on
+/// integers are copies).
 fn i64_op(op: UnaryOp, a: i64) -> i64 {
     match op {
         UnaryOp::Neg => a.wrapping_neg(),
-        UnaryOp::Exp | UnaryOp::Log | UnaryOp::Sqrt => a,
+        UnaryOp::Abs => a.wrapping_abs(),
+        UnaryOp::Sign => a.signum(),
+        UnaryOp::Exp
+        | UnaryOp::Log
+        | UnaryOp::Sqrt
+        | UnaryOp::Exp2
+        | UnaryOp::Log2
+        | UnaryOp::Floor
+        | UnaryOp::Ceil
+        | UnaryOp::Trunc
+        | UnaryOp::Round
+        | UnaryOp::Rsqrt => a,
     }
 }

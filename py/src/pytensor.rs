@@ -10,7 +10,7 @@ use vkml_core::api::realize::read_bytes;
 use vkml_core::api::{elementwise, Tensor as Core};
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
-use vkml_core::graph::op::BinaryOp;
+use vkml_core::graph::op::{BinaryOp, UnaryOp};
 
 use crate::convert::{device_arg, dtype_arg, int_list, numpy_name, opt_dtype, scalar, shape_args, type_name, OrPy};
 use crate::device::{Device, PyDType};
@@ -380,6 +380,42 @@ impl Tensor {
     fn relu(&self) -> PyResult<Tensor> {
         Ok(Tensor(self.0.relu().py()?))
     }
+    fn abs(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Abs)
+    }
+    fn __abs__(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Abs)
+    }
+    fn sign(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Sign)
+    }
+    fn exp2(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Exp2)
+    }
+    fn log2(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Log2)
+    }
+    fn floor(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Floor)
+    }
+    fn ceil(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Ceil)
+    }
+    fn trunc(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Trunc)
+    }
+    fn round(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Round)
+    }
+    fn rsqrt(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Rsqrt)
+    }
+    fn square(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.square().py()?))
+    }
+    fn reciprocal(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.reciprocal().py()?))
+    }
     fn matmul(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
         Ok(Tensor(self.0.matmul(&other.0).py()?))
     }
@@ -525,6 +561,10 @@ impl Tensor {
 }
 
 impl Tensor {
+    fn un(&self, op: UnaryOp) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.unary(op).py()?))
+    }
+
     /// float()/int() of a multi-element tensor raise ValueError, as in torch.
     fn one_element(&self) -> PyResult<()> {
         if self.0.numel() != 1 {

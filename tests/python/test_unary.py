@@ -1,4 +1,4 @@
-"""Unary ops (neg exp log sqrt relu) against torch on every device, input class and dtype."""
+"""Unary ops against torch on every device, input class and dtype."""
 
 import numpy as np
 import pytest
@@ -10,9 +10,20 @@ UNARY = {
     "log": lambda x: x.log(),
     "sqrt": lambda x: x.sqrt(),
     "relu": lambda x: x.relu(),
+    "abs": lambda x: x.abs(),
+    "sign": lambda x: x.sign(),
+    "exp2": lambda x: x.exp2(),
+    "log2": lambda x: x.log2(),
+    "floor": lambda x: x.floor(),
+    "ceil": lambda x: x.ceil(),
+    "trunc": lambda x: x.trunc(),
+    "round": lambda x: x.round(),
+    "rsqrt": lambda x: x.rsqrt(),
+    "square": lambda x: x.square(),
+    "reciprocal": lambda x: x.reciprocal(),
 }
 # log and sqrt of ordinary inputs stay in their real domain; nan from negative inputs is covered by the extreme class.
-DOMAIN = {"log": "positive", "sqrt": "positive"}
+DOMAIN = {"log": "positive", "sqrt": "positive", "log2": "positive", "rsqrt": "positive"}
 
 
 @pytest.mark.parametrize(("op", "cls", "dtype"), matrix(UNARY))
@@ -45,6 +56,16 @@ CASES = [
     case("sqrt", [np.array([0.0, -0.0, 1.0, 4.0, 2.0, 1e-40, 1e38, float("inf")])], lambda x: x.sqrt()),
     case("log", [np.array([0.0, -0.0, 1.0, 2.0, 1e-40, 1e38, float("inf"), -1.0])], lambda x: x.log()),
     case("neg", [(6, 5)], lambda x: -x.neg()),
+    case("abs", [(6, 5)], lambda x, lib: abs(x) + lib.abs(x)),
+    # round: ties go to even
+    case("round", [np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.49999, 1e7 + 0.5])], lambda x: x.round()),
+    case("sign", [np.array([0.0, -0.0, 2.0, -3.0, float("nan"), float("inf"), -float("inf")])], lambda x: x.sign()),
+    case("rsqrt", [np.array([0.0, -0.0, 1.0, 4.0, -1.0, float("inf"), 1e-40])], lambda x: x.rsqrt()),
+    case("log2", [np.array([0.0, 1.0, 2.0, 0.75, 1e-40, 1e38, float("inf"), -1.0])], lambda x: x.log2()),
+    case("exp2", [np.linspace(-150.0, 128.0, 97)], lambda x: x.exp2()),  # subnormal results, overflow to inf
+    case("reciprocal", [np.array([0.0, -0.0, 3.0, 1e-40, 1e38, float("inf")])], lambda x: x.reciprocal()),
+    case("floor", [(6, 5)], lambda x: x.floor(), dtype="int32"),  # integers pass through as a copy
+    case("square", [(6, 5)], lambda x: x.square(), dtype="bool"),  # bool squares to int64
 ]
 
 

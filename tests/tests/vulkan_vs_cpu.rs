@@ -6,7 +6,7 @@ use vkml_core::api::promote::Operand;
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
-use vkml_core::graph::op::BinaryOp;
+use vkml_core::graph::op::{BinaryOp, Op, UnaryOp};
 use vkml_core::graph::table::{row, Tolerance};
 use vkml_core::Result;
 use vkml_tests::{bytes, devices, floats, random_f32, Gen};
@@ -84,6 +84,10 @@ fn unary_ops_on_strided_views() -> Result<()> {
         check("log", seed, mk, |t| t[0].log())?;
         check("sqrt", seed, mk, |t| t[0].sqrt())?;
         check("neg", seed, mk, |t| t[0].neg())?;
+        for op in [UnaryOp::Abs, UnaryOp::Sign, UnaryOp::Exp2, UnaryOp::Log2, UnaryOp::Floor, UnaryOp::Round] {
+            check(Op::Unary(op).name(), seed, mk, |t| t[0].unary(op))?;
+        }
+        check("rsqrt", seed, mk, |t| t[0].unary(UnaryOp::Rsqrt))?;
     }
     Ok(())
 }

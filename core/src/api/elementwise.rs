@@ -8,7 +8,7 @@ use crate::base::dtype::{to_float, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::broadcast_shapes;
 use crate::dispatch;
-use crate::graph::op::{BinaryOp, Op, UnaryOp};
+use crate::graph::op::{BinaryOp, Op};
 use crate::util::error::{Error, Result};
 
 impl From<Tensor> for Operand {
@@ -100,37 +100,6 @@ impl Tensor {
     /// Always a new contiguous buffer (`clone()`).
     pub fn copy(&self) -> Result<Tensor> {
         Tensor::make(Op::Copy, &[self], self.shape().to_vec(), self.dtype(), self.device())
-    }
-
-    pub fn unary(&self, op: UnaryOp) -> Result<Tensor> {
-        let dtype = match op {
-            UnaryOp::Neg => {
-                if self.dtype() == DType::Bool {
-                    return Err(Error::Dtype(
-                        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert \
-                         a mask, use the `~` or `logical_not()` operator instead."
-                            .into(),
-                    ));
-                }
-                self.dtype()
-            }
-            UnaryOp::Exp | UnaryOp::Log | UnaryOp::Sqrt => to_float(self.dtype()),
-        };
-        let x = self.to_dtype(dtype)?;
-        Tensor::make(Op::Unary(op), &[&x], x.shape().to_vec(), dtype, x.device())
-    }
-
-    pub fn neg(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Neg)
-    }
-    pub fn exp(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Exp)
-    }
-    pub fn log(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Log)
-    }
-    pub fn sqrt(&self) -> Result<Tensor> {
-        self.unary(UnaryOp::Sqrt)
     }
 
     /// relu(x) = maximum(x, 0), composite.

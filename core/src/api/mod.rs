@@ -11,5 +11,6 @@ pub mod promote;
 pub mod realize;
 pub mod reduce;
 pub mod tensor;
+pub mod unary;
 
 pub use tensor::Tensor;

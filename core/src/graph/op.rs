@@ -13,6 +13,15 @@ pub enum UnaryOp {
     Exp,
     Log,
     Sqrt,
+    Abs,
+    Sign,
+    Exp2,
+    Log2,
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+    Rsqrt,
 }
 
 /// Elementwise ops of two inputs (broadcast by views before they reach a backend).
@@ -102,6 +111,15 @@ impl Op {
                 UnaryOp::Exp => "exp",
                 UnaryOp::Log => "log",
                 UnaryOp::Sqrt => "sqrt",
+                UnaryOp::Abs => "abs",
+                UnaryOp::Sign => "sign",
+                UnaryOp::Exp2 => "exp2",
+                UnaryOp::Log2 => "log2",
+                UnaryOp::Floor => "floor",
+                UnaryOp::Ceil => "ceil",
+                UnaryOp::Trunc => "trunc",
+                UnaryOp::Round => "round",
+                UnaryOp::Rsqrt => "rsqrt",
             },
             Op::Binary(b) => match b {
                 BinaryOp::Add => "add",

@@ -120,6 +120,10 @@ const EXACT_ARITH: Tolerance = Tolerance::Exact {
 };
 const EXACT_CMP: Tolerance =
     Tolerance::Exact { gpu_ftz: true, reason: "comparisons and max/min are exact; NaN handling as torch" };
+const ROUNDING: Tolerance = Tolerance::Exact {
+    gpu_ftz: true,
+    reason: "integral rounding is exact (round: half to even, as torch); integers pass through unchanged",
+};
 const SUM: Tolerance = Tolerance::Backward {
     gpu_ftz: true,
     reason: "f32 (or exact int64) accumulation in a fixed order per device; any order is within γ(n)·Σ|x|",
@@ -198,6 +202,35 @@ rows! {
         reason: "Vulkan spec: sqrt is inherited from 1/inversesqrt (2 ULP) and division (2.5 ULP): < 5 ULP",
     }, NO_F64;
     "relu"      : Unary     : false : Same      : EXACT_CMP, NO_F64;
+    "abs"       : Unary     : true  : Same      : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "clears the sign bit; no rounding",
+    }, NO_F64;
+    "sign"      : Unary     : true  : Same      : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "decided from the bits: (0 < x) − (x < 0), so NaN and ±0 give +0 as in torch",
+    }, NO_F64;
+    "exp2"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 3.0, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
+        reason: "Vulkan spec: exp2 within 3 + 2·|x| ULP",
+    }, NO_F64;
+    "log2"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 3.0, per_abs_x: 0.0, abs: 4.76837158203125e-7, gpu_ftz: true,
+        reason: "Vulkan spec: log2 within 3 ULP outside [0.5, 2], absolute 2⁻²¹ inside",
+    }, NO_F64;
+    "floor"     : Unary     : true  : Same      : ROUNDING, NO_F64;
+    "ceil"      : Unary     : true  : Same      : ROUNDING, NO_F64;
+    "trunc"     : Unary     : true  : Same      : ROUNDING, NO_F64;
+    "round"     : Unary     : true  : Same      : ROUNDING, NO_F64;
+    "rsqrt"     : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 2.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "Vulkan spec: inversesqrt within 2 ULP",
+    }, NO_F64;
+    "square"    : Unary     : false : Same      : EXACT_ARITH, NO_F64;
+    "reciprocal": Unary     : false : Float     : Tolerance::Ulp {
+        ulp: 2.5, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "1 / x is a division: Vulkan's 2.5 ULP",
+    }, NO_F64;
     "add"       : Binary    : true  : Promote   : EXACT_ARITH, NO_F64;
     "sub"       : Binary    : false : Promote   : EXACT_ARITH, NO_F64;
     "mul"       : Binary    : true  : Promote   : EXACT_ARITH, NO_F64;

@@ -83,7 +83,8 @@ def _method(name):
 
 
 for _name in (
-    "add sub mul div neg exp log sqrt relu maximum eq ne lt le gt ge matmul sum mean amax max argmax "
+    "add sub mul div neg exp log sqrt relu abs sign exp2 log2 floor ceil trunc round rsqrt square reciprocal "
+    "maximum eq ne lt le gt ge matmul sum mean amax max argmax "
     "reshape permute transpose t squeeze unsqueeze flatten broadcast_to"
 ).split():
     globals()[_name] = _method(_name)
