@@ -15,41 +15,35 @@ pub fn unary(op: UnaryOp, (bytes, dtype, view): (&[u8], DType, &View), out: DTyp
     encode(&v, out)
 }
 
+/// One float unary op in the type `$t` (f32 or f64), the same formula for both.
+macro_rules! float_unary {
+    ($t:ty, $op:expr, $a:expr) => {{
+        let a: $t = $a;
+        match $op {
+            UnaryOp::Neg => -a,
+            UnaryOp::Exp => a.exp(),
+            UnaryOp::Log => a.ln(),
+            UnaryOp::Sqrt => a.sqrt(),
+            UnaryOp::Abs => a.abs(),
+            UnaryOp::Sign => ((0.0 < a) as i8 - (a < 0.0) as i8) as $t,
+            UnaryOp::Exp2 => a.exp2(),
+            UnaryOp::Log2 => a.log2(),
+            UnaryOp::Floor => a.floor(),
+            UnaryOp::Ceil => a.ceil(),
+            UnaryOp::Trunc => a.trunc(),
+            UnaryOp::Round => a.round_ties_even(),
+            // In f64, then rounded once: the oracle is correctly rounded where f32 would round twice.
+            UnaryOp::Rsqrt => (1.0 / (a as f64).sqrt()) as $t,
+        }
+    }};
+}
+
 fn f32_op(op: UnaryOp, a: f32) -> f32 {
-    match op {
-        UnaryOp::Neg => -a,
-        UnaryOp::Exp => a.exp(),
-        UnaryOp::Log => a.ln(),
-        UnaryOp::Sqrt => a.sqrt(),
-        UnaryOp::Abs => a.abs(),
-        UnaryOp::Sign => ((0.0 < a) as i8 - (a < 0.0) as i8) as f32,
-        UnaryOp::Exp2 => a.exp2(),
-        UnaryOp::Log2 => a.log2(),
-        UnaryOp::Floor => a.floor(),
-        UnaryOp::Ceil => a.ceil(),
-        UnaryOp::Trunc => a.trunc(),
-        UnaryOp::Round => a.round_ties_even(),
-        // In f64, then rounded once: the oracle is correctly rounded where f32 would round twice.
-        UnaryOp::Rsqrt => (1.0 / (a as f64).sqrt()) as f32,
-    }
+    float_unary!(f32, op, a)
 }
 
 fn f64_op(op: UnaryOp, a: f64) -> f64 {
-    match op {
-        UnaryOp::Neg => -a,
-        UnaryOp::Exp => a.exp(),
-        UnaryOp::Log => a.ln(),
-        UnaryOp::Sqrt => a.sqrt(),
-        UnaryOp::Abs => a.abs(),
-        UnaryOp::Sign => ((0.0 < a) as i8 - (a < 0.0) as i8) as f64,
-        UnaryOp::Exp2 => a.exp2(),
-        UnaryOp::Log2 => a.log2(),
-        UnaryOp::Floor => a.floor(),
-        UnaryOp::Ceil => a.ceil(),
-        UnaryOp::Trunc => a.trunc(),
-        UnaryOp::Round => a.round_ties_even(),
-        UnaryOp::Rsqrt => 1.0 / a.sqrt(),
-    }
+    float_unary!(f64, op, a)
 }
 
 /// Integer unary ops (float-only ops promote to float in the graph and never reach here; rounding ops on
