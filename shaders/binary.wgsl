@@ -73,6 +73,15 @@ fn value_f(e: u32) -> f32 {
             }
             return x;
         }
+        case 10u: {
+            if (bnan(xb)) {
+                return x;
+            }
+            if (bnan(yb) || blt(yb, xb)) {
+                return y;
+            }
+            return x;
+        }
         // Comparisons on bits (see bkey): exact for NaN and subnormal operands on every GPU.
         case 4u: { return b2f(beq(xb, yb)); }
         case 5u: { return b2f(!beq(xb, yb)); }
@@ -101,6 +110,8 @@ fn value_i(e: u32) -> vec2<u32> {
         case 6u: { return b2i(c < 0); }
         case 7u: { return b2i(c <= 0); }
         case 8u: { return b2i(c > 0); }
-        default: { return b2i(c >= 0); }
+        case 9u: { return b2i(c >= 0); }
+        // 10: minimum.
+        default: { return select(x, y, c > 0); }
     }
 }

@@ -1,4 +1,4 @@
-// Reductions (op 0 sum, 1 max, 2 argmax) over the trailing extra.x dims of a view: one workgroup per output;
+// Reductions (op 0 sum, 1 max, 2 argmax, 3 min, 4 argmin) over the trailing extra.x dims of a view: one workgroup per output;
 // each invocation folds a fixed strided subset in index order, then a fixed tree combines them, so the result
 // is the same on every run (no atomics).
 // @inputs a
@@ -28,19 +28,21 @@ fn in_index(o: u32, r: u32) -> u32 {
     return u32(idx);
 }
 
-// Does (v, i) beat (w, j) for max/argmax? NaN wins; ties go to the lower index.
-fn beats_f(v: f32, i: u32, w: f32, j: u32) -> bool {
+// Does (v, i) beat (w, j) for max/argmax (min/argmin when `lo`)? NaN wins; ties go to the lower index.
+fn beats_f(v: f32, i: u32, w: f32, j: u32, lo: bool) -> bool {
     let vn = is_nan(v);
     let wn = is_nan(w);
     if (vn || wn) {
         return vn && (!wn || i < j);
     }
-    return fkey(v) > fkey(w) || (fkey(v) == fkey(w) && i < j);
+    let better = select(fkey(v) > fkey(w), fkey(v) < fkey(w), lo);
+    return better || (fkey(v) == fkey(w) && i < j);
 }
 
-fn beats_i(v: vec2<u32>, i: u32, w: vec2<u32>, j: u32) -> bool {
+fn beats_i(v: vec2<u32>, i: u32, w: vec2<u32>, j: u32, lo: bool) -> bool {
     let c = cmp64(v, w);
-    return c > 0 || (c == 0 && i < j);
+    let better = select(c > 0, c < 0, lo);
+    return better || (c == 0 && i < j);
 }
 
 @compute @workgroup_size(128)
@@ -57,6 +59,7 @@ fn main(
     let dt = info.in_dtype.x;
     let fc = is_float(dt);
     let op = info.op;
+    let lo = op >= 3u;
     // Each invocation's partial result; index 0xffffffff marks "no element yet".
     var f = 0.0;
     var iv = vec2<u32>(0u, 0u);
@@ -67,7 +70,7 @@ fn main(
             let x = a_f32_at(at, dt);
             if (op == 0u) {
                 f = f + x;
-            } else if (ix == 0xffffffffu || beats_f(x, r, f, ix)) {
+            } else if (ix == 0xffffffffu || beats_f(x, r, f, ix, lo)) {
                 f = x;
                 ix = r;
             }
@@ -75,7 +78,7 @@ fn main(
             let x = a_i64_at(at, dt);
             if (op == 0u) {
                 iv = add64(iv, x);
-            } else if (ix == 0xffffffffu || beats_i(x, r, iv, ix)) {
+            } else if (ix == 0xffffffffu || beats_i(x, r, iv, ix, lo)) {
                 iv = x;
                 ix = r;
             }
@@ -93,8 +96,8 @@ fn main(
                 si[lid] = add64(si[lid], si[j]);
             } else if (sx[j] != 0xffffffffu) {
                 let take = sx[lid] == 0xffffffffu
-                    || (fc && beats_f(sf[j], sx[j], sf[lid], sx[lid]))
-                    || (!fc && beats_i(si[j], sx[j], si[lid], sx[lid]));
+                    || (fc && beats_f(sf[j], sx[j], sf[lid], sx[lid], lo))
+                    || (!fc && beats_i(si[j], sx[j], si[lid], sx[lid], lo));
                 if (take) {
                     sf[lid] = sf[j];
                     si[lid] = si[j];
@@ -107,7 +110,7 @@ fn main(
     if (lid != 0u) {
         return;
     }
-    if (op == 2u) {
+    if (op == 2u || op == 4u) {
         out[2u * o] = sx[0];
         out[2u * o + 1u] = 0u;
         return;

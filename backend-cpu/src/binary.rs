@@ -1,5 +1,5 @@
-//! Binary kernels and `where`. Maximum propagates NaN and returns `a` unless `a < b`, as torch does (which decides
-//! the sign of max(−0, +0) and makes relu(−0) = −0).
+//! Binary kernels and `where`. Maximum (minimum) propagates NaN and returns `a` unless `a < b` (`b < a`), as torch
+//! does (which decides the sign of max(−0, +0) and makes relu(−0) = −0).
 
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
@@ -17,7 +17,7 @@ fn cmp<T: PartialOrd>(op: BinaryOp, a: T, b: T) -> Option<bool> {
         BinaryOp::Le => a <= b,
         BinaryOp::Gt => a > b,
         BinaryOp::Ge => a >= b,
-        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Maximum => return None,
+        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Maximum | BinaryOp::Minimum => return None,
     })
 }
 
@@ -37,6 +37,15 @@ macro_rules! float_op {
                     a
                 }
             }
+            BinaryOp::Minimum => {
+                if a.is_nan() {
+                    a
+                } else if b.is_nan() || b < a {
+                    b
+                } else {
+                    a
+                }
+            }
             other => cmp(other, a, b).map_or(0.0, |c| c as u8 as $t),
         }
     }};
@@ -49,6 +58,7 @@ fn i64_op(op: BinaryOp, a: i64, b: i64) -> i64 {
         // True division always computes in float (the graph casts); kept total for safety.
         BinaryOp::Div => a.checked_div(b).unwrap_or(0),
         BinaryOp::Maximum => a.max(b),
+        BinaryOp::Minimum => a.min(b),
         other => cmp(other, a, b).map_or(0, |c| c as i64),
     }
 }

@@ -13,8 +13,8 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     let c = if op == ReduceOp::Sum && class(dtype) == Class::I64 { Class::I64 } else { class(dtype) };
     let vals = gather(bytes, dtype, view, c);
     let v = match vals {
-        Values::F32(x) => float_reduce(op, &x, outer, inner, 0.0f32, f32::NEG_INFINITY),
-        Values::F64(x) => float_reduce(op, &x, outer, inner, 0.0f64, f64::NEG_INFINITY),
+        Values::F32(x) => float_reduce(op, &x, outer, inner, 0.0f32, f32::NEG_INFINITY, f32::INFINITY),
+        Values::F64(x) => float_reduce(op, &x, outer, inner, 0.0f64, f64::NEG_INFINITY, f64::INFINITY),
         Values::I64(x) => Values::I64(
             (0..outer)
                 .map(|o| {
@@ -22,10 +22,12 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
                     match op {
                         ReduceOp::Sum => row.iter().fold(0i64, |s, &v| s.wrapping_add(v)),
                         ReduceOp::Max => row.iter().copied().max().unwrap_or(i64::MIN),
-                        ReduceOp::ArgMax => {
+                        ReduceOp::Min => row.iter().copied().min().unwrap_or(i64::MAX),
+                        ReduceOp::ArgMax | ReduceOp::ArgMin => {
+                            let min = op == ReduceOp::ArgMin;
                             let mut best = 0;
                             for (i, &v) in row.iter().enumerate() {
-                                if v > row[best] {
+                                if (!min && v > row[best]) || (min && v < row[best]) {
                                     best = i;
                                 }
                             }
@@ -62,20 +64,25 @@ impl Float for f64 {
     }
 }
 
-/// Sum, NaN-propagating max, and argmax where the first NaN (else the first maximum) wins, as torch.
-fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, zero: T, lowest: T) -> Values {
+/// Sum, NaN-propagating max/min, and argmax/argmin where the first NaN (else the first extreme) wins, as torch.
+#[allow(clippy::too_many_arguments)]
+fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, zero: T, lowest: T, highest: T) -> Values {
     let rows = (0..outer).map(|o| &x[o * inner..(o + 1) * inner]);
     match op {
         ReduceOp::Sum => T::wrap(rows.map(|r| r.iter().fold(zero, |s, &v| s + v)).collect()),
         ReduceOp::Max => T::wrap(
             rows.map(|r| r.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v })).collect(),
         ),
-        ReduceOp::ArgMax => Values::I64(
+        ReduceOp::Min => T::wrap(
+            rows.map(|r| r.iter().fold(highest, |m, &v| if m.nan() || (!v.nan() && m <= v) { m } else { v })).collect(),
+        ),
+        ReduceOp::ArgMax | ReduceOp::ArgMin => Values::I64(
             rows.map(|r| {
+                let min = op == ReduceOp::ArgMin;
                 let mut best = 0usize;
                 for (i, &v) in r.iter().enumerate() {
                     let b = r[best];
-                    if !b.nan() && (v.nan() || v > b) {
+                    if !b.nan() && (v.nan() || (!min && v > b) || (min && v < b)) {
                         best = i;
                     }
                 }

@@ -19,6 +19,7 @@ pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Dispatch> {
         BinaryOp::Le => 7,
         BinaryOp::Gt => 8,
         BinaryOp::Ge => 9,
+        BinaryOp::Minimum => 10,
     };
     plan(k, "binary", code)
 }

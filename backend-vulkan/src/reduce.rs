@@ -18,6 +18,8 @@ pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Dispatch> {
             ReduceOp::Sum => 0,
             ReduceOp::Max => 1,
             ReduceOp::ArgMax => 2,
+            ReduceOp::Min => 3,
+            ReduceOp::ArgMin => 4,
         },
         out_dtype: code(k.out.dtype),
         ..Default::default()

@@ -347,6 +347,9 @@ impl Tensor {
             elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Maximum).py()?,
         ))
     }
+    fn minimum(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::Minimum)
+    }
     fn eq(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         self.cmp(other, BinaryOp::Eq)
     }
@@ -501,19 +504,27 @@ impl Tensor {
     }
     #[pyo3(signature = (dim = None, keepdim = false))]
     fn max<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool) -> PyResult<Bound<'py, PyAny>> {
-        match dim {
-            None => Ok(Bound::new(py, Tensor(self.0.max_all().py()?))?.into_any()),
-            Some(d) if d.is_none() => Ok(Bound::new(py, Tensor(self.0.max_all().py()?))?.into_any()),
-            Some(d) => {
-                if let Ok(t) = d.extract::<PyRef<'_, Tensor>>() {
-                    return Ok(Bound::new(py, self.maximum(t.into_pyobject(py)?.as_any())?)?.into_any());
-                }
-                let d: i64 = d.extract()?;
-                let (v, i) = self.0.max_dim(d, keepdim).py()?;
-                let ns = py.import("vkml")?.getattr("_MaxResult")?;
-                ns.call1((Tensor(v), Tensor(i)))
-            }
-        }
+        self.extremum(py, dim, keepdim, true)
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn min<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool) -> PyResult<Bound<'py, PyAny>> {
+        self.extremum(py, dim, keepdim, false)
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn amin(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.amin(dims(dim)?.as_deref(), keepdim).py()?))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn argmin(&self, dim: Option<i64>, keepdim: bool) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.argmin(dim, keepdim).py()?))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn all(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.all(dims(dim)?.as_deref(), keepdim).py()?))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn any(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.any(dims(dim)?.as_deref(), keepdim).py()?))
     }
 
     // ---- in place
@@ -561,6 +572,31 @@ impl Tensor {
 }
 
 impl Tensor {
+    /// max/min: the whole tensor, (values, indices) over a dim, or the elementwise form with a tensor argument.
+    fn extremum<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: bool,
+        max: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let whole = || if max { self.0.max_all() } else { self.0.min_all() };
+        match dim {
+            Some(d) if !d.is_none() => {
+                if let Ok(t) = d.extract::<PyRef<'_, Tensor>>() {
+                    let op = if max { BinaryOp::Maximum } else { BinaryOp::Minimum };
+                    let r = elementwise::binary(&Operand::Tensor(self.0.clone()), &Operand::Tensor(t.0.clone()), op);
+                    return Ok(Bound::new(py, Tensor(r.py()?))?.into_any());
+                }
+                let d: i64 = d.extract()?;
+                let (v, i) = if max { self.0.max_dim(d, keepdim) } else { self.0.min_dim(d, keepdim) }.py()?;
+                let ns = py.import("vkml")?.getattr(if max { "_MaxResult" } else { "_MinResult" })?;
+                ns.call1((Tensor(v), Tensor(i)))
+            }
+            _ => Ok(Bound::new(py, Tensor(whole().py()?))?.into_any()),
+        }
+    }
+
     fn un(&self, op: UnaryOp) -> PyResult<Tensor> {
         Ok(Tensor(self.0.unary(op).py()?))
     }

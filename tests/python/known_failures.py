@@ -10,18 +10,19 @@ import pytest
 
 DEVICES = ("cpu", "vulkan:0", "vulkan:0:floor")
 MAX_ZERO = (
-    "torch's own sign of maximum(-0., +0.) differs between its vectorized CPU path (second argument) and its scalar "
-    "path (first argument); vkml returns the first argument everywhere"
+    "torch's own sign of maximum/minimum(-0., +0.) differs between its vectorized CPU path (second argument) and "
+    "its scalar path (first argument); vkml returns the first argument everywhere"
 )
 BOOL_MATMUL = "vkml refuses bool matmul before looking at sizes; torch accepts it when a dim is empty"
 
 # test id pattern -> (reason, the coverage cell (op, device, input class, dtype) it leaves without a passing case)
 KNOWN = {
     **{
-        f"tests/python/test_binary.py::test_matrix[{dev}-maximum-extreme-{dt}]": (
+        f"tests/python/test_binary.py::test_matrix[{dev}-{op}-extreme-{dt}]": (
             MAX_ZERO,
-            ("maximum", dev, "extreme", dt),
+            (op, dev, "extreme", dt),
         )
+        for op in ("maximum", "minimum")
         for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")] + [("cpu", "float64")]
     },
     **{

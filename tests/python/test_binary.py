@@ -1,4 +1,4 @@
-"""Binary ops (add sub mul div maximum and the comparisons) against torch: classes, dtypes, scalars, promotion."""
+"""Binary ops (add sub mul div maximum minimum, comparisons) against torch: classes, dtypes, scalars, promotion."""
 
 import pytest
 from helpers import case, check_op, matrix
@@ -9,6 +9,7 @@ BINARY = {
     "mul": lambda a, b: a * b,
     "div": lambda a, b: a / b,
     "maximum": lambda a, b, lib: lib.maximum(a, b),
+    "minimum": lambda a, b, lib: lib.minimum(a, b),
     "eq": lambda a, b: a == b,
     "ne": lambda a, b: a != b,
     "lt": lambda a, b: a < b,
@@ -16,7 +17,7 @@ BINARY = {
     "gt": lambda a, b: a > b,
     "ge": lambda a, b: a >= b,
 }
-COMPARE = ("eq", "ne", "lt", "le", "gt", "ge", "maximum")
+COMPARE = ("eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum")
 # NOTE: the extreme class pairs 0.0 with -0.0, so maximum's choice between equal zeros is compared: torch's CPU
 # kernel returns its first argument (maximum(0., -0.) = 0., maximum(-0., 0.) = -0.), and the contract is "exact".
 

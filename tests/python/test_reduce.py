@@ -1,4 +1,5 @@
-"""Reductions (sum mean amax max argmax) against torch: dims, keepdim, negative dims, empty inputs, classes, dtypes."""
+"""Reductions (sum mean amax max argmax amin min argmin all any) against torch: dims, keepdim, negative dims,
+empty inputs, input classes and dtypes."""
 
 import numpy as np
 import pytest
@@ -10,13 +11,19 @@ REDUCE = {
     "amax": lambda x: x.amax(dim=1),
     "max": lambda x: x.max(dim=1),  # (values, indices)
     "argmax": lambda x: x.argmax(dim=1),
+    "amin": lambda x: x.amin(dim=1),
+    "min": lambda x: x.min(dim=1),  # (values, indices)
+    "argmin": lambda x: x.argmin(dim=1),
+    "all": lambda x: x.all(dim=1),
+    "any": lambda x: x.any(dim=0),
 }
 
 
 @pytest.mark.parametrize(("op", "cls", "dtype"), matrix(REDUCE))
 def test_matrix(op, cls, dtype, device):
     # Few distinct values for max and argmax, so ties happen and the first index must win, as in torch.
-    check_op(op, [(5, 7)], REDUCE[op], device, cls, dtype, domain="grid" if op in ("max", "argmax") else "normal")
+    grid = op in ("max", "argmax", "min", "argmin", "all", "any")
+    check_op(op, [(5, 7)], REDUCE[op], device, cls, dtype, domain="grid" if grid else "normal")
 
 
 CASES = [
@@ -84,6 +91,14 @@ CASES = [
     error("sum", [(3, 4)], lambda x: x.sum(dim=(0, 0)), RuntimeError),
     error("mean", [(3, 4)], lambda x: x.mean(), (RuntimeError, TypeError), dtype="int32"),
     error("argmax", [(3, 4)], lambda x: x.argmax(), (RuntimeError, TypeError), dtype="bool"),
+    case("amin", [(3, 4, 5)], lambda x: x.amin(dim=(0, 2), keepdim=True)),
+    case("min", [(45, 65)], lambda x: x.min()),
+    case("argmin", [(45, 65)], lambda x: x.argmin()),
+    case("argmin", [np.array([[1.0, float("nan"), 0.0, float("nan")], [2.0, 1.0, 1.0, 5.0]])], lambda x: x.argmin(1)),
+    case("all", [(3, 4)], lambda x: x.all()),
+    case("any", [(3, 4)], lambda x: x.any(dim=1, keepdim=True), dtype="int32"),
+    case("all", [(0, 4)], lambda x: x.all(dim=0)),  # the reduction of nothing: True
+    case("any", [(0, 4)], lambda x: x.any()),  # False
 ]
 
 

@@ -116,7 +116,7 @@ pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
     let promoted = result_type(&[a, b]);
     let (compute, out) = match op {
         BinaryOp::Div => (to_float(promoted), to_float(promoted)),
-        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Maximum => (promoted, promoted),
+        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Maximum | BinaryOp::Minimum => (promoted, promoted),
         BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
             (promoted, DType::Bool)
         }

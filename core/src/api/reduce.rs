@@ -14,12 +14,12 @@ use crate::util::error::{Error, Result};
 /// workgroups to share a word).
 fn node_dtype(op: ReduceOp, input: DType) -> DType {
     match op {
-        ReduceOp::ArgMax => DType::I64,
+        ReduceOp::ArgMax | ReduceOp::ArgMin => DType::I64,
         ReduceOp::Sum => match input {
             DType::F16 | DType::BF16 => DType::F32,
             d => d.sum_dtype(),
         },
-        ReduceOp::Max => match input {
+        ReduceOp::Max | ReduceOp::Min => match input {
             DType::F16 | DType::BF16 => DType::F32,
             d => d,
         },
@@ -103,42 +103,59 @@ impl Tensor {
     }
 
     pub fn amax(&self, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+        self.extremum(ReduceOp::Max, dims, keepdim)
+    }
+
+    pub fn amin(&self, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+        self.extremum(ReduceOp::Min, dims, keepdim)
+    }
+
+    /// amax/amin: NaN propagates; empty reductions are errors, as in torch.
+    fn extremum(&self, op: ReduceOp, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+        let name = Op::Reduce { op, axes: 0 }.name();
         let all_dims = dims.is_none_or(|d| d.is_empty());
         let dims = self.reduce_dims(dims)?;
         if all_dims && self.numel() == 0 {
-            return Err(Error::Runtime(
-                "amax(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim \
+            return Err(Error::Runtime(format!(
+                "{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim \
                  with the 'dim' argument."
-                    .into(),
-            ));
+            )));
         }
         let all: Vec<usize> = if dims.is_empty() { (0..self.ndim()).collect() } else { dims.clone() };
-        self.require_nonempty("amax", &all)?;
-        if self.numel() == 0 && self.ndim() == 0 {
-            return Err(Error::Shape("amax(): Expected reduction dim to be specified for input.numel() == 0.".into()));
-        }
-        self.reduce_raw(ReduceOp::Max, &dims, keepdim)?.to_dtype(self.dtype())
+        self.require_nonempty(name, &all)?;
+        self.reduce_raw(op, &dims, keepdim)?.to_dtype(self.dtype())
     }
 
     /// Index of the first maximum (NaN counts as the maximum, as in torch); over all elements when `dim` is None.
     pub fn argmax(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
-        if self.dtype() == DType::Bool {
-            return Err(Error::Runtime("argmax(): does not support bool input".into()));
-        }
-        self.argmax_any(dim, keepdim)
+        self.arg_public(ReduceOp::ArgMax, dim, keepdim)
     }
 
-    /// argmax for every dtype (max(dim) on bool needs it even though torch's argmax refuses bool).
-    fn argmax_any(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+    /// Index of the first minimum (NaN counts as the minimum, as in torch).
+    pub fn argmin(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        self.arg_public(ReduceOp::ArgMin, dim, keepdim)
+    }
+
+    fn arg_public(&self, op: ReduceOp, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        if self.dtype() == DType::Bool {
+            let name = Op::Reduce { op, axes: 0 }.name();
+            return Err(Error::Runtime(format!("{name}(): does not support bool input")));
+        }
+        self.arg_extremum(op, dim, keepdim)
+    }
+
+    /// argmax/argmin for every dtype (max(dim) on bool needs it even though torch's argmax refuses bool).
+    fn arg_extremum(&self, op: ReduceOp, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        let name = Op::Reduce { op, axes: 0 }.name();
         match dim {
             None => {
                 if self.numel() == 0 {
-                    return Err(Error::Index(
-                        "argmax(): Expected reduction dim to be specified for input.numel() == 0.".into(),
-                    ));
+                    return Err(Error::Index(format!(
+                        "{name}(): Expected reduction dim to be specified for input.numel() == 0."
+                    )));
                 }
                 let flat = self.reshape(&[-1])?;
-                let r = flat.reduce_raw(ReduceOp::ArgMax, &[0], false)?;
+                let r = flat.reduce_raw(op, &[0], false)?;
                 if keepdim {
                     let shape = vec![1i64; self.ndim()];
                     return r.reshape(&shape);
@@ -148,32 +165,78 @@ impl Tensor {
             Some(d) => {
                 let d = wrap_dim(d, self.ndim())?;
                 if self.ndim() > 0 {
-                    self.require_nonempty("argmax", &[d])?;
+                    self.require_nonempty(name, &[d])?;
                 }
                 let dims = if self.ndim() == 0 { vec![] } else { vec![d] };
-                self.reduce_raw(ReduceOp::ArgMax, &dims, keepdim)
+                self.reduce_raw(op, &dims, keepdim)
             }
         }
     }
 
     /// `max(dim)`: values and indices.
     pub fn max_dim(&self, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+        self.extremum_dim(ReduceOp::Max, dim, keepdim)
+    }
+
+    /// `min(dim)`: values and indices.
+    pub fn min_dim(&self, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+        self.extremum_dim(ReduceOp::Min, dim, keepdim)
+    }
+
+    fn extremum_dim(&self, op: ReduceOp, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+        let (name, arg) = match op {
+            ReduceOp::Min => ("min", ReduceOp::ArgMin),
+            _ => ("max", ReduceOp::ArgMax),
+        };
         let d = wrap_dim(dim, self.ndim())?;
         if self.ndim() > 0 && self.shape()[d] == 0 {
-            return Err(Error::Index(format!("max(): Expected reduction dim {d} to have non-zero size.")));
+            return Err(Error::Index(format!("{name}(): Expected reduction dim {d} to have non-zero size.")));
         }
-        Ok((self.amax(Some(&[dim]), keepdim)?, self.argmax_any(Some(dim), keepdim)?))
+        Ok((self.extremum(op, Some(&[dim]), keepdim)?, self.arg_extremum(arg, Some(dim), keepdim)?))
     }
 
     /// `max()`: the largest element.
     pub fn max_all(&self) -> Result<Tensor> {
+        self.extremum_all(ReduceOp::Max)
+    }
+
+    /// `min()`: the smallest element.
+    pub fn min_all(&self) -> Result<Tensor> {
+        self.extremum_all(ReduceOp::Min)
+    }
+
+    fn extremum_all(&self, op: ReduceOp) -> Result<Tensor> {
         if self.numel() == 0 {
-            return Err(Error::Shape(
-                "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim \
+            let name = if op == ReduceOp::Min { "min" } else { "max" };
+            return Err(Error::Runtime(format!(
+                "{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim \
                  with the 'dim' argument."
-                    .into(),
-            ));
+            )));
         }
-        self.amax(None, false)
+        self.extremum(op, None, false)
+    }
+
+    /// `all`: every element nonzero (bool result), composite: amin of `x != 0`; empty → True.
+    pub fn all(&self, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+        self.truth(ReduceOp::Min, dims, keepdim)
+    }
+
+    /// `any`: some element nonzero (bool result), composite: amax of `x != 0`; empty → False.
+    pub fn any(&self, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+        self.truth(ReduceOp::Max, dims, keepdim)
+    }
+
+    fn truth(&self, op: ReduceOp, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+        let nz = binary(&Operand::Tensor(self.clone()), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Ne)?;
+        let dims = nz.reduce_dims(dims)?;
+        let empty: bool = dims.iter().any(|&d| nz.shape()[d] == 0);
+        if empty {
+            // The reduction of nothing is the identity: all() is True, any() is False.
+            let shape: Vec<usize> = (0..nz.ndim())
+                .filter_map(|d| if dims.contains(&d) { keepdim.then_some(1) } else { Some(nz.shape()[d]) })
+                .collect();
+            return Tensor::full(&shape, Scalar::Bool(op == ReduceOp::Min), DType::Bool, self.device());
+        }
+        nz.reduce_raw(op, &dims, keepdim)
     }
 }

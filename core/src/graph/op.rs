@@ -31,6 +31,7 @@ pub enum BinaryOp {
     Mul,
     Div,
     Maximum,
+    Minimum,
     Eq,
     Ne,
     Lt,
@@ -45,6 +46,8 @@ pub enum ReduceOp {
     Sum,
     Max,
     ArgMax,
+    Min,
+    ArgMin,
 }
 
 /// Host bytes in NumPy's layout (little-endian, `itemsize` per element; bool one byte).
@@ -126,6 +129,7 @@ impl Op {
                 BinaryOp::Mul => "mul",
                 BinaryOp::Div => "div",
                 BinaryOp::Maximum => "maximum",
+                BinaryOp::Minimum => "minimum",
                 BinaryOp::Eq => "eq",
                 BinaryOp::Ne => "ne",
                 BinaryOp::Lt => "lt",
@@ -140,6 +144,8 @@ impl Op {
                 ReduceOp::Sum => "sum",
                 ReduceOp::Max => "amax",
                 ReduceOp::ArgMax => "argmax",
+                ReduceOp::Min => "amin",
+                ReduceOp::ArgMin => "argmin",
             },
             Op::Matmul => "matmul",
             Op::Assign { .. } => "setitem",

@@ -239,6 +239,7 @@ rows! {
         reason: "Vulkan spec: x/y within 2.5 ULP for |y| in [2⁻¹²⁶, 2¹²⁶]",
     }, NO_F64;
     "maximum"   : Binary    : true  : Promote   : EXACT_CMP, NO_F64;
+    "minimum"   : Binary    : true  : Promote   : EXACT_CMP, NO_F64;
     "eq"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
     "ne"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
     "lt"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
@@ -251,6 +252,11 @@ rows! {
     "amax"      : Reduce    : true  : Same      : EXACT_CMP, NO_F64;
     "max"       : Reduce    : false : Same      : EXACT_CMP, NO_F64;
     "argmax"    : Reduce    : true  : Index     : EXACT_CMP, NO_F64;
+    "amin"      : Reduce    : true  : Same      : EXACT_CMP, NO_F64;
+    "min"       : Reduce    : false : Same      : EXACT_CMP, NO_F64;
+    "argmin"    : Reduce    : true  : Index     : EXACT_CMP, NO_F64;
+    "all"       : Reduce    : false : ToBool    : EXACT_CMP, NO_F64;
+    "any"       : Reduce    : false : ToBool    : EXACT_CMP, NO_F64;
     "matmul"    : Matmul    : true  : Promote   : MATMUL, NO_F64_NO_INT;
     "to"        : Cast      : true  : Target    : Tolerance::Exact {
         gpu_ftz: false,

@@ -51,6 +51,13 @@ class _MaxResult(NamedTuple):
     indices: Tensor
 
 
+class _MinResult(NamedTuple):
+    """What `Tensor.min(dim)` returns, like torch's `torch.return_types.min`."""
+
+    values: Tensor
+    indices: Tensor
+
+
 def _like(create):
     """torch's `<create>_like(t, dtype=None, device=None)`: t's shape, and t's dtype and device unless given."""
 
@@ -84,7 +91,7 @@ def _method(name):
 
 for _name in (
     "add sub mul div neg exp log sqrt relu abs sign exp2 log2 floor ceil trunc round rsqrt square reciprocal "
-    "maximum eq ne lt le gt ge matmul sum mean amax max argmax "
+    "maximum minimum eq ne lt le gt ge matmul sum mean amax max argmax amin min argmin all any "
     "reshape permute transpose t squeeze unsqueeze flatten broadcast_to"
 ).split():
     globals()[_name] = _method(_name)
