@@ -111,6 +111,9 @@ fn value_i(e: u32) -> vec2<u32> {
         case 7u: { return b2i(c <= 0); }
         case 8u: { return b2i(c > 0); }
         case 9u: { return b2i(c >= 0); }
+        case 11u: { return x & y; }
+        case 12u: { return x | y; }
+        case 13u: { return x ^ y; }
         // 10: minimum.
         default: { return select(x, y, c > 0); }
     }

@@ -17,7 +17,14 @@ fn cmp<T: PartialOrd>(op: BinaryOp, a: T, b: T) -> Option<bool> {
         BinaryOp::Le => a <= b,
         BinaryOp::Gt => a > b,
         BinaryOp::Ge => a >= b,
-        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Maximum | BinaryOp::Minimum => return None,
+        BinaryOp::Add
+        | BinaryOp::Mul
+        | BinaryOp::Div
+        | BinaryOp::Maximum
+        | BinaryOp::Minimum
+        | BinaryOp::BitAnd
+        | BinaryOp::BitOr
+        | BinaryOp::BitXor => return None,
     })
 }
 
@@ -59,6 +66,9 @@ fn i64_op(op: BinaryOp, a: i64, b: i64) -> i64 {
         BinaryOp::Div => a.checked_div(b).unwrap_or(0),
         BinaryOp::Maximum => a.max(b),
         BinaryOp::Minimum => a.min(b),
+        BinaryOp::BitAnd => a & b,
+        BinaryOp::BitOr => a | b,
+        BinaryOp::BitXor => a ^ b,
         other => cmp(other, a, b).map_or(0, |c| c as i64),
     }
 }

@@ -20,6 +20,9 @@ pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Dispatch> {
         BinaryOp::Gt => 8,
         BinaryOp::Ge => 9,
         BinaryOp::Minimum => 10,
+        BinaryOp::BitAnd => 11,
+        BinaryOp::BitOr => 12,
+        BinaryOp::BitXor => 13,
     };
     plan(k, "binary", code)
 }

@@ -350,6 +350,51 @@ impl Tensor {
     fn minimum(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         self.cmp(other, BinaryOp::Minimum)
     }
+    fn bitwise_and(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::BitAnd)
+    }
+    fn bitwise_or(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::BitOr)
+    }
+    fn bitwise_xor(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.cmp(other, BinaryOp::BitXor)
+    }
+    fn bitwise_not(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.bitwise_not().py()?))
+    }
+    fn __invert__(&self) -> PyResult<Tensor> {
+        self.bitwise_not()
+    }
+    fn __and__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::BitAnd, false)
+    }
+    fn __rand__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::BitAnd, true)
+    }
+    fn __or__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::BitOr, false)
+    }
+    fn __ror__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::BitOr, true)
+    }
+    fn __xor__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::BitXor, false)
+    }
+    fn __rxor__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        self.bin(o, BinaryOp::BitXor, true)
+    }
+    fn logical_and(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.logical(other, BinaryOp::BitAnd)
+    }
+    fn logical_or(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.logical(other, BinaryOp::BitOr)
+    }
+    fn logical_xor(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.logical(other, BinaryOp::BitXor)
+    }
+    fn logical_not(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.logical_not().py()?))
+    }
     fn eq(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         self.cmp(other, BinaryOp::Eq)
     }
@@ -595,6 +640,11 @@ impl Tensor {
             }
             _ => Ok(Bound::new(py, Tensor(whole().py()?))?.into_any()),
         }
+    }
+
+    fn logical(&self, other: &Bound<'_, PyAny>, op: BinaryOp) -> PyResult<Tensor> {
+        let me = Operand::Tensor(self.0.clone());
+        Ok(Tensor(vkml_core::api::logical::logical(&me, &operand_or_err(other)?, op).py()?))
     }
 
     fn un(&self, op: UnaryOp) -> PyResult<Tensor> {

@@ -10,6 +10,12 @@ BINARY = {
     "div": lambda a, b: a / b,
     "maximum": lambda a, b, lib: lib.maximum(a, b),
     "minimum": lambda a, b, lib: lib.minimum(a, b),
+    "bitwise_and": lambda a, b: a & b,
+    "bitwise_or": lambda a, b: a | b,
+    "bitwise_xor": lambda a, b, lib: lib.bitwise_xor(a, b),
+    "logical_and": lambda a, b: a.logical_and(b),
+    "logical_or": lambda a, b, lib: lib.logical_or(a, b),
+    "logical_xor": lambda a, b: a.logical_xor(b),
     "eq": lambda a, b: a == b,
     "ne": lambda a, b: a != b,
     "lt": lambda a, b: a < b,
@@ -17,7 +23,7 @@ BINARY = {
     "gt": lambda a, b: a > b,
     "ge": lambda a, b: a >= b,
 }
-COMPARE = ("eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum")
+COMPARE = ("eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and", "logical_or", "logical_xor")
 # NOTE: the extreme class pairs 0.0 with -0.0, so maximum's choice between equal zeros is compared: torch's CPU
 # kernel returns its first argument (maximum(0., -0.) = 0., maximum(-0., 0.) = -0.), and the contract is "exact".
 

@@ -21,6 +21,8 @@ UNARY = {
     "rsqrt": lambda x: x.rsqrt(),
     "square": lambda x: x.square(),
     "reciprocal": lambda x: x.reciprocal(),
+    "logical_not": lambda x: x.logical_not(),
+    "bitwise_not": lambda x: ~x,
 }
 # log and sqrt of ordinary inputs stay in their real domain; nan from negative inputs is covered by the extreme class.
 DOMAIN = {"log": "positive", "sqrt": "positive", "log2": "positive", "rsqrt": "positive"}

@@ -117,6 +117,16 @@ pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
     let (compute, out) = match op {
         BinaryOp::Div => (to_float(promoted), to_float(promoted)),
         BinaryOp::Add | BinaryOp::Mul | BinaryOp::Maximum | BinaryOp::Minimum => (promoted, promoted),
+        BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => {
+            if promoted.is_float() {
+                return Err(Error::Unsupported(format!(
+                    "\"{}_cpu\" not implemented for '{}'",
+                    Op::Binary(op).name(),
+                    promoted.name()
+                )));
+            }
+            (promoted, promoted)
+        }
         BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
             (promoted, DType::Bool)
         }

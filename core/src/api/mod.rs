@@ -5,6 +5,7 @@ pub mod create;
 pub mod elementwise;
 pub mod index;
 pub mod inplace;
+pub mod logical;
 pub mod matmul;
 pub mod movement;
 pub mod promote;

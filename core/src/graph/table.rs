@@ -120,6 +120,8 @@ const EXACT_ARITH: Tolerance = Tolerance::Exact {
 };
 const EXACT_CMP: Tolerance =
     Tolerance::Exact { gpu_ftz: true, reason: "comparisons and max/min are exact; NaN handling as torch" };
+const EXACT_BITS: Tolerance =
+    Tolerance::Exact { gpu_ftz: true, reason: "integer bit operations and truth values: exact" };
 const ROUNDING: Tolerance = Tolerance::Exact {
     gpu_ftz: true,
     reason: "integral rounding is exact (round: half to even, as torch); integers pass through unchanged",
@@ -240,6 +242,14 @@ rows! {
     }, NO_F64;
     "maximum"   : Binary    : true  : Promote   : EXACT_CMP, NO_F64;
     "minimum"   : Binary    : true  : Promote   : EXACT_CMP, NO_F64;
+    "bitwise_and": Binary   : true  : Promote   : EXACT_BITS, NO_F64;
+    "bitwise_or": Binary    : true  : Promote   : EXACT_BITS, NO_F64;
+    "bitwise_xor": Binary   : true  : Promote   : EXACT_BITS, NO_F64;
+    "bitwise_not": Unary    : false : Same      : EXACT_BITS, NO_F64;
+    "logical_and": Binary   : false : ToBool    : EXACT_BITS, NO_F64;
+    "logical_or": Binary    : false : ToBool    : EXACT_BITS, NO_F64;
+    "logical_xor": Binary   : false : ToBool    : EXACT_BITS, NO_F64;
+    "logical_not": Unary    : false : ToBool    : EXACT_BITS, NO_F64;
     "eq"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
     "ne"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
     "lt"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;

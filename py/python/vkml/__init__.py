@@ -91,7 +91,8 @@ def _method(name):
 
 for _name in (
     "add sub mul div neg exp log sqrt relu abs sign exp2 log2 floor ceil trunc round rsqrt square reciprocal "
-    "maximum minimum eq ne lt le gt ge matmul sum mean amax max argmax amin min argmin all any "
+    "maximum minimum bitwise_and bitwise_or bitwise_xor bitwise_not logical_and logical_or logical_xor logical_not "
+    "eq ne lt le gt ge matmul sum mean amax max argmax amin min argmin all any "
     "reshape permute transpose t squeeze unsqueeze flatten broadcast_to"
 ).split():
     globals()[_name] = _method(_name)
