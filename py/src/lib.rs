@@ -213,6 +213,30 @@ fn where_(cond: PyRef<'_, Tensor>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -
     Ok(Tensor(vkml_core::api::elementwise::where_(&cond.0, &op(a)?, &op(b)?).py()?))
 }
 
+/// The tensors of a list or tuple argument.
+fn tensor_list(ob: &Bound<'_, PyAny>) -> PyResult<Vec<Core>> {
+    ob.try_iter()?
+        .map(|t| {
+            let t = t?;
+            t.extract::<PyRef<'_, Tensor>>()
+                .map(|t| t.0.clone())
+                .map_err(|_| PyTypeError::new_err(format!("expected a sequence of Tensors, got a {}", type_name(&t))))
+        })
+        .collect()
+}
+
+#[pyfunction]
+#[pyo3(signature = (tensors, dim = 0))]
+fn cat(tensors: &Bound<'_, PyAny>, dim: i64) -> PyResult<Tensor> {
+    Ok(Tensor(vkml_core::api::join::cat(&tensor_list(tensors)?, dim).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (tensors, dim = 0))]
+fn stack(tensors: &Bound<'_, PyAny>, dim: i64) -> PyResult<Tensor> {
+    Ok(Tensor(vkml_core::api::join::stack(&tensor_list(tensors)?, dim).py()?))
+}
+
 #[pyfunction]
 fn result_type(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyDType> {
     let op = |o: &Bound<'_, PyAny>| -> PyResult<Operand> {
@@ -317,6 +341,8 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;
     m.add_function(wrap_pyfunction!(result_type, m)?)?;
+    m.add_function(wrap_pyfunction!(cat, m)?)?;
+    m.add_function(wrap_pyfunction!(stack, m)?)?;
     m.add_function(wrap_pyfunction!(realize_, m)?)?;
     m.add_function(wrap_pyfunction!(synchronize, m)?)?;
     m.add_function(wrap_pyfunction!(set_eager, m)?)?;

@@ -320,6 +320,52 @@ impl Tensor {
     fn flatten(&self, start_dim: i64, end_dim: i64) -> PyResult<Tensor> {
         Ok(Tensor(self.0.flatten(start_dim, end_dim).py()?))
     }
+    #[pyo3(signature = (*dims))]
+    fn flip(&self, dims: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.flip(&shape_args(dims)?).py()?))
+    }
+    fn narrow(&self, dim: i64, start: i64, length: i64) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.narrow(dim, start, length).py()?))
+    }
+    #[pyo3(signature = (*sizes))]
+    fn repeat(&self, sizes: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.repeat(&shape_args(sizes)?).py()?))
+    }
+    fn tile(&self, dims: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.tile(&int_list(dims)?).py()?))
+    }
+    #[pyo3(signature = (diagonal = 0))]
+    fn tril(&self, diagonal: i64) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.tril(diagonal).py()?))
+    }
+    #[pyo3(signature = (diagonal = 0))]
+    fn triu(&self, diagonal: i64) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.triu(diagonal).py()?))
+    }
+    #[pyo3(signature = (split_size_or_sections, dim = 0))]
+    fn split<'py>(
+        &self,
+        py: Python<'py>,
+        split_size_or_sections: &Bound<'py, PyAny>,
+        dim: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let parts = match split_size_or_sections.extract::<usize>() {
+            Ok(n) => self.0.split(n, dim),
+            Err(_) => {
+                let sizes = crate::convert::sizes(&int_list(split_size_or_sections)?)?;
+                self.0.split_sizes(&sizes, dim)
+            }
+        };
+        PyTuple::new(py, parts.py()?.into_iter().map(Tensor))
+    }
+    #[pyo3(signature = (chunks, dim = 0))]
+    fn chunk<'py>(&self, py: Python<'py>, chunks: usize, dim: i64) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.chunk(chunks, dim).py()?.into_iter().map(Tensor))
+    }
+    #[pyo3(signature = (dim = 0))]
+    fn unbind<'py>(&self, py: Python<'py>, dim: i64) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.unbind(dim).py()?.into_iter().map(Tensor))
+    }
     fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         Ok(Tensor(self.0.index(&index_items(key)?).py()?))
     }

@@ -20,6 +20,17 @@ VIEWS = {
     "getitem": lambda x: layout_loose(x[1:, ::2]),
     "contiguous": lambda x: layout_loose(x.contiguous()),
     "clone": lambda x: x.clone(),  # values only: torch's clone keeps a dense input's strides, vkml need not
+    "flip": lambda x: x.flip(0, 1),  # values only: a copy's memory format is torch's choice, not a contract
+    "narrow": lambda x: layout_loose(x.narrow(1, 2, 3)),
+    "repeat": lambda x: layout_loose(x.repeat(2, 1, 3)),
+    "tile": lambda x: x.tile((2,)),
+    "tril": lambda x: x.tril(),
+    "triu": lambda x: x.triu(1),
+    "cat": lambda x, lib: lib.cat([x, x[1:], x[:0]], dim=0),
+    "stack": lambda x, lib: lib.stack([x, x], dim=1),
+    "split": lambda x: x.split(2, dim=1),
+    "chunk": lambda x: x.chunk(3),
+    "unbind": lambda x: x.unbind(1),
 }
 
 
@@ -114,6 +125,19 @@ CASES = [
     case("contiguous", [(4, 1)], lambda x: layout(x.expand(4, 3).contiguous())),
     case("clone", [(4, 6)], lambda x: x.t().clone()),
     case("clone", [(4, 6)], lambda x: layout(x.detach())),
+    case("flip", [(2, 3, 4)], lambda x: x.flip(-1)),
+    case("flip", [(5, 6)], lambda x: x.t().flip(0)[::2]),
+    case("narrow", [(5, 6)], lambda x: layout(x.narrow(0, -3, 2))),
+    case("repeat", [(2, 3)], lambda x: x.repeat(2, 2)),
+    case("tril", [(3, 4, 5)], lambda x: x.tril(-1)),
+    case("triu", [(4, 4)], lambda x: x.triu(2), dtype="bool"),
+    case("cat", [(2, 3), (4, 3)], lambda a, b, lib: lib.cat((a, b))),
+    case("cat", [(2, 3), (2, 5)], lambda a, b, lib: lib.cat([a, b], dim=-1), dtype=("int32", "float16")),
+    case("stack", [(2, 3), (2, 3)], lambda a, b, lib: lib.stack([a, b], dim=-1)),
+    case("split", [(7, 3)], lambda x: x.split([2, 5])),
+    case("chunk", [(7, 3)], lambda x: x.chunk(4, dim=0)),
+    error("cat", [(2, 3), (2, 4)], lambda a, b, lib: lib.cat([a, b]), RuntimeError),
+    error("narrow", [(2, 3)], lambda x: x.narrow(1, 2, 5), (IndexError, RuntimeError)),
 ]
 
 

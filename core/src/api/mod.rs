@@ -5,6 +5,7 @@ pub mod create;
 pub mod elementwise;
 pub mod index;
 pub mod inplace;
+pub mod join;
 pub mod logical;
 pub mod matmul;
 pub mod movement;
@@ -12,6 +13,7 @@ pub mod promote;
 pub mod realize;
 pub mod reduce;
 pub mod tensor;
+pub mod triangle;
 pub mod unary;
 
 pub use tensor::Tensor;

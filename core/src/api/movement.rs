@@ -175,3 +175,70 @@ impl Tensor {
         Tensor::make(Op::Transfer, &[&src], self.shape().to_vec(), self.dtype(), device)
     }
 }
+
+impl Tensor {
+    /// `flip(dims)`: a copy with the dims reversed (torch returns a copy too).
+    pub fn flip(&self, dims: &[i64]) -> Result<Tensor> {
+        let mut v = self.view.clone();
+        let mut seen = Vec::new();
+        for &d in dims {
+            let d = wrap_dim(d, self.ndim())?;
+            if seen.contains(&d) {
+                return Err(Error::Runtime(format!("dim {d} appears multiple times in the list of dims")));
+            }
+            seen.push(d);
+            if self.ndim() > 0 {
+                v = v.flip(d);
+            }
+        }
+        self.with_view(v).copy()
+    }
+
+    /// `narrow(dim, start, length)`: a view of `length` elements from `start` (negative `start` wraps).
+    pub fn narrow(&self, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+        if self.ndim() == 0 {
+            return Err(Error::Runtime("narrow() cannot be applied to a 0-dim tensor.".into()));
+        }
+        let d = wrap_dim(dim, self.ndim())?;
+        let size = self.shape()[d] as i64;
+        let s = if start < 0 { start + size } else { start };
+        if s < 0 || s > size || length < 0 || s + length > size {
+            return Err(Error::Index(format!(
+                "start ({start}) + length ({length}) exceeds dimension size ({size}) of dim {d}"
+            )));
+        }
+        Ok(self.with_view(self.view.slice(d, s as usize, (s + length) as usize, 1)))
+    }
+
+    /// `repeat(*sizes)`: tile the tensor `sizes[d]` times along each dim (extra leading sizes add dims).
+    pub fn repeat(&self, sizes: &[i64]) -> Result<Tensor> {
+        if sizes.len() < self.ndim() {
+            return Err(Error::Runtime(
+                "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor".into(),
+            ));
+        }
+        if sizes.iter().any(|&r| r < 0) {
+            return Err(Error::Runtime(format!("Trying to create tensor with negative dimension: {sizes:?}")));
+        }
+        let lead = sizes.len() - self.ndim();
+        let mut own: Vec<usize> = vec![1; lead];
+        own.extend_from_slice(self.shape());
+        // View as (1, s0, 1, s1, …), broadcast to (r0, s0, r1, s1, …), then merge each pair (a copy).
+        let mut split: Vec<i64> = Vec::new();
+        let mut expanded: Vec<usize> = Vec::new();
+        let mut merged: Vec<i64> = Vec::new();
+        for (&r, &s) in sizes.iter().zip(&own) {
+            split.extend([1, s as i64]);
+            expanded.extend([r as usize, s]);
+            merged.push(r * s as i64);
+        }
+        self.reshape(&split)?.expand(&expanded)?.contiguous()?.reshape(&merged)
+    }
+
+    /// `tile(dims)`: `repeat` with missing leading sizes taken as 1.
+    pub fn tile(&self, dims: &[i64]) -> Result<Tensor> {
+        let mut sizes = vec![1i64; self.ndim().saturating_sub(dims.len())];
+        sizes.extend_from_slice(dims);
+        self.repeat(&sizes)
+    }
+}

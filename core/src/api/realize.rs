@@ -137,10 +137,17 @@ pub fn read_bytes(t: &Tensor) -> Result<Vec<u8>> {
     if t.view == full {
         return read_node(&node);
     }
+    if t.numel() == 0 {
+        // An empty view may carry any offset; there is nothing to read.
+        return Ok(Vec::new());
+    }
     if t.view.is_contiguous() {
         let bytes = read_node(&node)?;
         let start = t.view.offset * item;
-        return Ok(bytes[start..start + t.numel() * item].to_vec());
+        return bytes
+            .get(start..start + t.numel() * item)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| Error::Backend(format!("view {:?} lies outside its buffer", t.view)));
     }
     let c = t.contiguous()?;
     read_node(&c.node())

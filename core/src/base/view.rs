@@ -263,6 +263,16 @@ impl View {
         v
     }
 
+    /// Reverse dim `d` (a negative stride); only copies read such views, so no in-place write ever targets one.
+    pub fn flip(&self, d: usize) -> View {
+        let mut v = self.clone();
+        if v.shape[d] > 0 {
+            v.offset = (v.offset as isize + (v.shape[d] as isize - 1) * v.strides[d]) as usize;
+        }
+        v.strides[d] = -v.strides[d];
+        v
+    }
+
     /// Insert a size-1 dim at `d`.
     pub fn unsqueeze(&self, d: usize) -> View {
         let mut v = self.clone();

@@ -285,6 +285,17 @@ rows! {
     "unsqueeze" : Movement  : false : Same      : EXACT, NO_F64;
     "flatten"   : Movement  : false : Same      : EXACT, NO_F64;
     "copy_"     : Movement  : false : Same      : EXACT, NO_F64;
+    "flip"      : Movement  : false : Same      : EXACT, NO_F64;
+    "narrow"    : Movement  : false : Same      : EXACT, NO_F64;
+    "repeat"    : Movement  : false : Same      : EXACT, NO_F64;
+    "tile"      : Movement  : false : Same      : EXACT, NO_F64;
+    "cat"       : Movement  : false : Promote   : EXACT, NO_F64;
+    "stack"     : Movement  : false : Promote   : EXACT, NO_F64;
+    "split"     : Movement  : false : Same      : EXACT, NO_F64;
+    "chunk"     : Movement  : false : Same      : EXACT, NO_F64;
+    "unbind"    : Movement  : false : Same      : EXACT, NO_F64;
+    "tril"      : Movement  : false : Same      : EXACT, NO_F64;
+    "triu"      : Movement  : false : Same      : EXACT, NO_F64;
 }
 
 /// The row of a public op.

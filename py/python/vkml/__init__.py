@@ -10,6 +10,7 @@ from ._vkml import (
     best_device,
     bfloat16,
     bool,
+    cat,
     devices,
     float16,
     float32,
@@ -27,6 +28,7 @@ from ._vkml import (
     randn,
     result_type,
     set_eager,
+    stack,
     stats,
     synchronize,
     tensor,
@@ -93,7 +95,8 @@ for _name in (
     "add sub mul div neg exp log sqrt relu abs sign exp2 log2 floor ceil trunc round rsqrt square reciprocal "
     "maximum minimum bitwise_and bitwise_or bitwise_xor bitwise_not logical_and logical_or logical_xor logical_not "
     "eq ne lt le gt ge matmul sum mean amax max argmax amin min argmin all any "
-    "reshape permute transpose t squeeze unsqueeze flatten broadcast_to"
+    "reshape permute transpose t squeeze unsqueeze flatten broadcast_to flip narrow repeat tile tril triu split chunk "
+    "unbind"
 ).split():
     globals()[_name] = _method(_name)
 del _name
