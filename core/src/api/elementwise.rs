@@ -2,12 +2,11 @@
 //! on them (sub, relu). Inputs are cast to the compute dtype first, so kernels see one dtype per op.
 
 use super::promote::{result_type, Operand};
-use super::tensor::Tensor;
+use super::tensor::{device_mismatch, Tensor};
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::{to_float, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::broadcast_shapes;
-use crate::dispatch;
 use crate::graph::op::{BinaryOp, Op};
 use crate::util::error::{Error, Result};
 
@@ -35,13 +34,7 @@ fn common_device(ops: &[&Operand]) -> Result<Option<DeviceId>> {
         if let Operand::Tensor(t) = op {
             match dev {
                 None => dev = Some(t.device()),
-                Some(d) if d != t.device() => {
-                    return Err(Error::Device(format!(
-                        "Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
-                        dispatch::label(d),
-                        dispatch::label(t.device())
-                    )))
-                }
+                Some(d) if d != t.device() => return Err(device_mismatch(d, t.device())),
                 Some(_) => {}
             }
         }

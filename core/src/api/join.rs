@@ -2,7 +2,7 @@
 //! nodes, so any dtypes promote as torch's cat does); split, chunk and unbind are views.
 
 use super::promote::{result_type, Operand};
-use super::tensor::Tensor;
+use super::tensor::{device_mismatch, Tensor};
 use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
 use crate::util::error::{Error, Result};
@@ -40,11 +40,7 @@ pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
             }
         }
         if t.device() != first.device() {
-            return Err(Error::Device(format!(
-                "Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
-                crate::dispatch::label(first.device()),
-                crate::dispatch::label(t.device())
-            )));
+            return Err(device_mismatch(first.device(), t.device()));
         }
         total += t.shape()[d];
     }

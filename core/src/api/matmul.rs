@@ -1,9 +1,8 @@
 //! Matrix products with torch's rules for 1-d operands and broadcast batch dims; one batched primitive.
 
-use super::tensor::Tensor;
+use super::tensor::{device_mismatch, Tensor};
 use crate::base::dtype::DType;
 use crate::base::view::broadcast_shapes;
-use crate::dispatch;
 use crate::graph::op::Op;
 use crate::util::error::{Error, Result};
 
@@ -28,11 +27,7 @@ impl Tensor {
             )));
         }
         if a.device() != b.device() {
-            return Err(Error::Device(format!(
-                "Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
-                dispatch::label(a.device()),
-                dispatch::label(b.device())
-            )));
+            return Err(device_mismatch(a.device(), b.device()));
         }
         // Promote 1-d operands to matrices, remembering which dims to drop afterwards.
         let a2 = if a.ndim() == 1 { a.unsqueeze(0)? } else { a.clone() };

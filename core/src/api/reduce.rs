@@ -72,11 +72,6 @@ impl Tensor {
                 return Err(Error::Index(format!("{name}(): Expected reduction dim {d} to have non-zero size.")));
             }
         }
-        if dims.is_empty() && self.numel() == 0 {
-            return Err(Error::Shape(format!(
-                "{name}(): Expected reduction dim to be specified for input.numel() == 0."
-            )));
-        }
         Ok(())
     }
 

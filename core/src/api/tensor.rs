@@ -9,7 +9,7 @@ use crate::base::view::View;
 use crate::dispatch;
 use crate::graph::node::{Node, Src};
 use crate::graph::op::Op;
-use crate::util::error::Result;
+use crate::util::error::{Error, Result};
 
 /// The current version of a tensor's data; in-place ops replace the node.
 #[derive(Debug)]
@@ -32,6 +32,15 @@ impl Storage {
 pub struct Tensor {
     pub(crate) storage: Arc<Storage>,
     pub(crate) view: View,
+}
+
+/// torch's error for an op over tensors on two devices, naming both.
+pub fn device_mismatch(a: DeviceId, b: DeviceId) -> Error {
+    Error::Device(format!(
+        "Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
+        dispatch::label(a),
+        dispatch::label(b)
+    ))
 }
 
 impl Tensor {
