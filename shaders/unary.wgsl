@@ -6,26 +6,19 @@ fn float_class() -> bool {
     return is_float(info.in_dtype.x);
 }
 
-// log2 with subnormal inputs handled from their bits (m · 2^-149), since GPUs may flush them before log sees them;
-// log(x) is log2(x) · ln 2.
-fn log2_bits(xb: u32) -> f32 {
+// log (or log2 when `base2`), with subnormal inputs taken from their bits (m · 2^-149), since GPUs may flush them
+// before log sees them: log(x) = log(m) − 149·ln 2, log2(x) = log2(m) − 149.
+fn log_bits(xb: u32, base2: bool) -> f32 {
+    var x = bitcast<f32>(xb);
+    var shift = 0.0;
     if ((xb & 0x7f800000u) == 0u && (xb & 0x007fffffu) != 0u) {
         if ((xb & 0x80000000u) != 0u) {
             return bitcast<f32>(0x7fc00000u);
         }
-        return log2(f32(xb & 0x007fffffu)) - 149.0;
+        x = f32(xb & 0x007fffffu);
+        shift = select(103.27893, 149.0, base2);
     }
-    return log2(bitcast<f32>(xb));
-}
-
-fn log_bits(xb: u32) -> f32 {
-    if ((xb & 0x7f800000u) == 0u && (xb & 0x007fffffu) != 0u) {
-        if ((xb & 0x80000000u) != 0u) {
-            return bitcast<f32>(0x7fc00000u);
-        }
-        return log(f32(xb & 0x007fffffu)) - 103.27893;
-    }
-    return log(bitcast<f32>(xb));
+    return select(log(x), log2(x), base2) - shift;
 }
 
 // 1/sqrt(x) with the special values spelled out (Vulkan leaves inversesqrt of 0, inf and negatives undefined).
@@ -53,7 +46,7 @@ fn value_f(e: u32) -> f32 {
         // Negation and abs work on the sign bit: exact, and immune to subnormal flushing.
         case 0u: { return bitcast<f32>(xb ^ 0x80000000u); }
         case 1u: { return exp(x); }
-        case 2u: { return log_bits(xb); }
+        case 2u: { return log_bits(xb, false); }
         case 3u: { return sqrt(x); }
         case 4u: { return bitcast<f32>(xb & 0x7fffffffu); }
         case 5u: {
@@ -63,7 +56,7 @@ fn value_f(e: u32) -> f32 {
             return select(1.0, -1.0, (xb & 0x80000000u) != 0u);
         }
         case 6u: { return exp2(x); }
-        case 7u: { return log2_bits(xb); }
+        case 7u: { return log_bits(xb, true); }
         case 8u: { return floor(x); }
         case 9u: { return ceil(x); }
         case 10u: { return trunc(x); }
