@@ -20,7 +20,7 @@ use vkml_core::dispatch;
 use vkml_core::graph::table::{Tolerance, OPS};
 use vkml_core::util::stats::{get, COUNTERS};
 
-use convert::{dtype_arg, from_numpy_name, opt_device, opt_dtype, scalar, shape_args, sizes, type_name, OrPy};
+use convert::{from_numpy_name, opt_device, opt_dtype, scalar, shape_args, sizes, type_name, OrPy};
 use device::{Device, PyDType};
 use pytensor::{operand, Tensor};
 
@@ -352,6 +352,5 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(device::init_vulkan, m)?)?;
     m.add_function(wrap_pyfunction!(device::devices, m)?)?;
     m.add_function(wrap_pyfunction!(device::best_device, m)?)?;
-    let _ = dtype_arg;
     Ok(())
 }

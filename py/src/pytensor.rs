@@ -12,7 +12,7 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::graph::op::{BinaryOp, UnaryOp};
 
-use crate::convert::{device_arg, dtype_arg, int_list, numpy_name, opt_dtype, scalar, shape_args, type_name, OrPy};
+use crate::convert::{device_arg, int_list, numpy_name, opt_dtype, scalar, shape_args, type_name, OrPy};
 use crate::device::{Device, PyDType};
 
 /// A tensor.
@@ -71,11 +71,8 @@ impl Tensor {
                 self.0.numel()
             )));
         }
-        let a = to_numpy(py, &self.0, true)?;
-        Ok(a.call_method0("reshape")
-            .or_else(|_| a.call_method1("reshape", (PyTuple::empty(py),)))?
-            .call_method0("item")?
-            .unbind())
+        // NumPy's item() takes the single element of an array of any shape.
+        Ok(to_numpy(py, &self.0, true)?.call_method0("item")?.unbind())
     }
 }
 
@@ -226,14 +223,12 @@ impl Tensor {
             Some(d) if !d.is_none() => Some(device_arg(d)?),
             _ => None,
         };
+        // Positional arguments are a dtype object or a device (object or string), in any order.
         for a in args.iter() {
-            if let Ok(d) = dtype_arg(&a) {
-                if a.extract::<PyRef<'_, PyDType>>().is_ok() || dev.is_some() || device_arg(&a).is_err() {
-                    dt = Some(d);
-                    continue;
-                }
+            match a.extract::<PyRef<'_, PyDType>>() {
+                Ok(d) => dt = Some(d.0),
+                Err(_) => dev = Some(device_arg(&a)?),
             }
-            dev = Some(device_arg(&a)?);
         }
         let mut t = self.0.clone();
         if let Some(d) = dev {
