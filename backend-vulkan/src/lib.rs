@@ -77,11 +77,6 @@ impl VulkanBackend {
         })
     }
 
-    /// The limits the device was opened with.
-    pub fn limits(&self) -> &wgpu::Limits {
-        &self.limits
-    }
-
     /// Forget pooled buffers (tests vary pool state with it).
     pub fn clear_pool(&self) {
         self.pool.clear();

@@ -107,11 +107,6 @@ impl Tensor {
         self.view.is_contiguous()
     }
 
-    /// True when both tensors share one storage (a view of the other).
-    pub fn same_storage(&self, other: &Tensor) -> bool {
-        Arc::ptr_eq(&self.storage, &other.storage)
-    }
-
     pub(crate) fn storage(&self) -> &Arc<Storage> {
         &self.storage
     }

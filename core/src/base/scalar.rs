@@ -1,6 +1,6 @@
 //! Python-style scalars and their "weak" participation in type promotion.
 
-use super::dtype::{promote, Category, DType};
+use super::dtype::{Category, DType};
 
 /// A scalar as a user writes it: bool, int or float.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,9 +75,4 @@ pub fn promote_with_scalar(t: DType, s: Scalar) -> DType {
     } else {
         t
     }
-}
-
-/// Promotion between two dimensionless operands that are both scalars.
-pub fn promote_scalars(a: Scalar, b: Scalar) -> DType {
-    promote(a.default_dtype(), b.default_dtype())
 }

@@ -131,20 +131,6 @@ impl View {
         out
     }
 
-    /// The largest buffer index this view touches plus one (0 for an empty view).
-    pub fn extent(&self) -> usize {
-        if self.numel() == 0 {
-            return 0;
-        }
-        let mut hi = self.offset as isize;
-        for (d, s) in self.shape.iter().zip(&self.strides) {
-            if *s > 0 {
-                hi += (*d as isize - 1) * s;
-            }
-        }
-        hi as usize + 1
-    }
-
     /// Reorder dims; `perm` must be a permutation of 0..ndim.
     pub fn permute(&self, perm: &[usize]) -> Result<View> {
         let n = self.ndim();

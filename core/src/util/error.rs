@@ -46,11 +46,3 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
-
-/// Return early with an error built by `format!`, e.g. `bail!(Shape, "bad {x}")`.
-#[macro_export]
-macro_rules! bail {
-    ($kind:ident, $($arg:tt)*) => {
-        return Err($crate::util::error::Error::$kind(format!($($arg)*)))
-    };
-}
