@@ -18,7 +18,13 @@ if ! have_mesa || ! dpkg-query -W libvulkan1 >/dev/null 2>&1; then
   log "installing lavapipe (mesa-vulkan-drivers from bookworm-backports) and the Vulkan loader"
   export DEBIAN_FRONTEND=noninteractive
   if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    echo "deb http://deb.debian.org/debian bookworm-backports main" >/etc/apt/sources.list.d/vkml-backports.list
+    # Backports come from the mirror this machine already uses for bookworm (deb822 or one-line format).
+    mirror="$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -n1)"
+    [ -n "$mirror" ] || mirror="$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' \
+      /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null)"
+    if [ -n "$mirror" ]; then
+      echo "deb $mirror bookworm-backports main" >/etc/apt/sources.list.d/vkml-backports.list
+    fi
   fi
   apt-get update -qq
   apt-get install -y -qq -t bookworm-backports mesa-vulkan-drivers libvulkan1 >/dev/null \
