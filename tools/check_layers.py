@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 # The layer table; a new top-level module of vkml-core must be given a layer here before it can be used.
-LAYERS = {"util": 0, "base": 1, "graph": 2, "backend": 3, "dispatch": 5, "plan": 5, "api": 6, "autograd": 7}
+LAYERS = {"util": 0, "base": 1, "graph": 2, "backend": 3, "dispatch": 5, "plan": 5, "api": 6, "autograd": 7, "optim": 7}
 BACKEND_LAYER = 4
 BACKEND_MAX_CORE_LAYER = 3
 BACKEND_CRATES = {"backend-cpu": "vkml_backend_cpu", "backend-vulkan": "vkml_backend_vulkan"}

@@ -36,6 +36,18 @@ pub fn assign(k: &Kernel, target: &View) -> Result<Dispatch> {
         [b, v] => (b, v),
         _ => return Err(Error::Backend("assign needs a base and a value".into())),
     };
+    // The shader inverts the mapping for positive strides: a dim walked backwards (a flip) is walked forwards
+    // from its last element instead, in the value too, which selects the same pairs.
+    let (mut target, mut vview) = (target.clone(), value.view.clone());
+    for d in 0..target.ndim() {
+        if target.strides[d] < 0 && target.shape[d] > 0 {
+            let last = target.shape[d] as isize - 1;
+            target.offset = (target.offset as isize + last * target.strides[d]) as usize;
+            target.strides[d] = -target.strides[d];
+            vview.offset = (vview.offset as isize + last * vview.strides[d]) as usize;
+            vview.strides[d] = -vview.strides[d];
+        }
+    }
     // Drop size-1 dims and sort the rest by decreasing target stride so the shader can invert the mapping.
     // Stride-0 dims (a fill through an expanded view) alias one element, whose value is the same everywhere.
     let mut dims: Vec<usize> = (0..target.ndim()).filter(|&d| target.shape[d] != 1 && target.strides[d] != 0).collect();
@@ -47,8 +59,8 @@ pub fn assign(k: &Kernel, target: &View) -> Result<Dispatch> {
     };
     let v = View {
         shape: t.shape.clone(),
-        strides: dims.iter().map(|&d| value.view.strides[d]).collect(),
-        offset: value.view.offset,
+        strides: dims.iter().map(|&d| vview.strides[d]).collect(),
+        offset: vview.offset,
     };
     let mut meta = Meta { op: 1, out_dtype: code(k.out.dtype), ..Default::default() };
     meta.set_shape(&t.shape)?;

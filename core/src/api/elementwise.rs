@@ -95,12 +95,19 @@ impl Tensor {
         Tensor::make(Op::Copy, &[self], self.shape().to_vec(), self.dtype(), self.device())
     }
 
-    /// relu(x) = maximum(x, 0), composite.
+    /// relu(x) = maximum(x, 0), composite. When history is recorded, the value is taken from a detached x and
+    /// the gradient through `where(x > 0, x, ·)`, so it is torch's (0 at x = 0, where maximum would split it).
     pub fn relu(&self) -> Result<Tensor> {
         if self.dtype() == DType::Bool {
             return Err(Error::Unsupported("\"relu\" not implemented for 'Bool'".into()));
         }
-        binary(&Operand::Tensor(self.clone()), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Maximum)
+        let zero = Operand::Scalar(Scalar::Int(0));
+        let m = binary(&Operand::Tensor(self.detach()), &zero, BinaryOp::Maximum)?;
+        if !self.requires_grad() || !super::grad::is_grad_enabled() {
+            return Ok(m);
+        }
+        let pos = binary(&Operand::Tensor(self.clone()), &zero, BinaryOp::Gt)?;
+        where_(&pos, &Operand::Tensor(self.clone()), &Operand::Tensor(m))
     }
 }
 

@@ -1,6 +1,7 @@
 //! Basic indexing (`t[...]`): ints, slices with positive steps, None and Ellipsis — all views, no copy.
 
 use super::tensor::Tensor;
+use crate::base::view::View;
 use crate::util::error::{Error, Result};
 
 /// One item of an index expression.
@@ -32,7 +33,13 @@ impl Tensor {
         if used > self.ndim() {
             return Err(Error::Index(format!("too many indices for tensor of dimension {} (got {used})", self.ndim())));
         }
-        let mut v = self.view.clone();
+        // Check the items once against the shape; the same steps then build the view (see `derive`).
+        self.index_view(&self.view, items, used)?;
+        self.derive(|v| self.index_view(v, items, used))
+    }
+
+    fn index_view(&self, view: &View, items: &[IndexItem], used: usize) -> Result<View> {
+        let mut v = view.clone();
         let mut d = 0usize; // the dim of `v` the next item applies to
         for it in items {
             match *it {
@@ -66,6 +73,6 @@ impl Tensor {
                 }
             }
         }
-        Ok(self.with_view(v))
+        Ok(v)
     }
 }

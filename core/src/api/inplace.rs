@@ -6,6 +6,7 @@ use super::promote::{result_type, Operand};
 use super::tensor::Tensor;
 use crate::base::dtype::Category;
 use crate::base::scalar::Scalar;
+use crate::base::view::View;
 use crate::graph::op::{BinaryOp, Op};
 use crate::util::error::{Error, Result};
 
@@ -18,6 +19,7 @@ impl Tensor {
     /// `overlap_check`: torch refuses writes through a view whose elements alias (an expanded view) unless the
     /// value is a single scalar (`fill_`, `zero_`), where every alias receives the same value.
     fn assign_checked(&self, value: &Tensor, overlap_check: bool) -> Result<()> {
+        self.check_inplace(Some(value))?;
         for (s, st) in self.shape().iter().zip(self.strides()) {
             if overlap_check && *s > 1 && *st == 0 {
                 return Err(Error::Runtime(
@@ -41,11 +43,27 @@ impl Tensor {
         }
         let value = value.to_device(self.device())?.to_dtype(self.dtype())?.expand(self.shape())?;
         let base_node = self.storage().node();
+        if self.view == View::contiguous(&base_node.shape) {
+            // The whole storage is rewritten: its new version is the value itself (nodes are immutable, so two
+            // storages may share one), with no copy of the old version.
+            let v = value.contiguous()?;
+            let v = if v.node().shape == base_node.shape { v } else { value.copy()? };
+            self.storage().set_node(v.node());
+            return Ok(());
+        }
         let base = Tensor::from_node(base_node.clone());
         let op = Op::Assign { view: self.view.clone() };
         let new = Tensor::make(op, &[&base, &value], base_node.shape.clone(), base_node.dtype, base_node.device)?;
         self.storage().set_node(new.node());
         Ok(())
+    }
+
+    /// A new tensor with history: this whole (contiguous) tensor with the elements under `view` replaced by
+    /// `value` (cast and broadcast to them). Code that builds a result piece by piece (`cat`) writes this way.
+    pub(crate) fn assigned(&self, view: View, value: &Tensor) -> Result<Tensor> {
+        let base = self.contiguous()?;
+        let value = value.to_device(self.device())?.to_dtype(self.dtype())?.expand(&view.shape)?;
+        Tensor::make(Op::Assign { view }, &[&base, &value], base.shape().to_vec(), base.dtype(), base.device())
     }
 
     /// Fill with a scalar (`fill_`, `zero_`).

@@ -48,11 +48,11 @@ pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
     let dtype = result_type(&ops.iter().collect::<Vec<_>>());
     let mut shape = first.shape().to_vec();
     shape[d] = total;
-    let out = Tensor::full(&shape, Scalar::Int(0), dtype, first.device())?;
+    let mut out = Tensor::full(&shape, Scalar::Int(0), dtype, first.device())?;
     let mut at = 0usize;
     for t in parts {
         let len = t.shape()[d];
-        out.with_view(out.view().slice(d, at, at + len, 1)).assign(t)?;
+        out = out.assigned(out.view().slice(d, at, at + len, 1), t)?;
         at += len;
     }
     Ok(out)
@@ -88,14 +88,14 @@ impl Tensor {
             )));
         }
         let mut at = 0;
-        Ok(sizes
+        sizes
             .iter()
             .map(|&n| {
-                let v = self.with_view(self.view.slice(d, at, at + n, 1));
+                let v = self.derive(|v| Ok(v.slice(d, at, at + n, 1)));
                 at += n;
                 v
             })
-            .collect())
+            .collect()
     }
 
     /// `split(size, dim)`: views of `size` elements (the last may be shorter).
@@ -143,6 +143,6 @@ impl Tensor {
             return Err(Error::Index("Dimension specified as 0 but tensor has no dimensions".into()));
         }
         let d = wrap_dim(dim, self.ndim())?;
-        Ok((0..self.shape()[d]).map(|i| self.with_view(self.view.select(d, i))).collect())
+        (0..self.shape()[d]).map(|i| self.derive(|v| Ok(v.select(d, i)))).collect()
     }
 }

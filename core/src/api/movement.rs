@@ -41,12 +41,18 @@ pub fn infer_shape(shape: &[i64], n: usize) -> Result<Vec<usize>> {
     Ok(out)
 }
 
+/// `v` reshaped without copying (callers have checked that the tensor's own view allows it; a contiguous view
+/// always does).
+fn reshaped(v: &View, shape: &[usize]) -> Result<View> {
+    v.reshape(shape).ok_or_else(|| Error::Shape(format!("view of shape {:?} cannot be reshaped to {shape:?}", v.shape)))
+}
+
 impl Tensor {
     /// `view`: a reinterpretation without copying, or torch's error when the strides do not allow it.
     pub fn view_as_shape(&self, shape: &[i64]) -> Result<Tensor> {
         let shape = infer_shape(shape, self.numel())?;
         match self.view.reshape(&shape) {
-            Some(v) => Ok(self.with_view(v)),
+            Some(_) => self.derive(|v| reshaped(v, &shape)),
             None => Err(Error::Shape(
                 "view size is not compatible with input tensor's size and stride (at least one dimension spans \
                  across two contiguous subspaces). Use .reshape(...) instead."
@@ -59,18 +65,15 @@ impl Tensor {
     pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
         let shape = infer_shape(shape, self.numel())?;
         match self.view.reshape(&shape) {
-            Some(v) => Ok(self.with_view(v)),
-            None => {
-                let c = self.copy()?;
-                Ok(c.with_view(View::contiguous(&shape)))
-            }
+            Some(_) => self.derive(|v| reshaped(v, &shape)),
+            None => self.copy()?.derive(|v| reshaped(v, &shape)),
         }
     }
 
     pub fn permute(&self, dims: &[i64]) -> Result<Tensor> {
         let n = self.ndim();
         let perm = dims.iter().map(|&d| wrap_dim(d, n)).collect::<Result<Vec<_>>>()?;
-        Ok(self.with_view(self.view.permute(&perm)?))
+        self.derive(|v| v.permute(&perm))
     }
 
     pub fn transpose(&self, d0: i64, d1: i64) -> Result<Tensor> {
@@ -83,7 +86,7 @@ impl Tensor {
         let (a, b) = (wrap_dim(d0, n)?, wrap_dim(d1, n)?);
         let mut perm: Vec<usize> = (0..n).collect();
         perm.swap(a, b);
-        Ok(self.with_view(self.view.permute(&perm)?))
+        self.derive(|v| v.permute(&perm))
     }
 
     /// `t()`: transpose of a ≤2-d tensor.
@@ -126,7 +129,7 @@ impl Tensor {
         if shape == self.shape() {
             return Ok(self.clone());
         }
-        Ok(self.with_view(self.view.expand(shape)?))
+        self.derive(|v| v.expand(shape))
     }
 
     /// Remove size-1 dims (all, or the given ones that have size 1).
@@ -136,19 +139,21 @@ impl Tensor {
             Some(ds) => ds.iter().map(|&d| wrap_dim(d, n)).collect::<Result<_>>()?,
             None => (0..n).collect(),
         };
-        let mut v = self.view.clone();
-        for d in (0..n).rev() {
-            if targets.contains(&d) && v.shape[d] == 1 {
-                v.shape.remove(d);
-                v.strides.remove(d);
+        self.derive(|v| {
+            let mut v = v.clone();
+            for d in (0..n).rev() {
+                if targets.contains(&d) && v.shape[d] == 1 {
+                    v.shape.remove(d);
+                    v.strides.remove(d);
+                }
             }
-        }
-        Ok(self.with_view(v))
+            Ok(v)
+        })
     }
 
     pub fn unsqueeze(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim(dim, self.ndim() + 1)?;
-        Ok(self.with_view(self.view.unsqueeze(d)))
+        self.derive(|v| Ok(v.unsqueeze(d)))
     }
 
     pub fn flatten(&self, start: i64, end: i64) -> Result<Tensor> {
@@ -179,7 +184,6 @@ impl Tensor {
 impl Tensor {
     /// `flip(dims)`: a copy with the dims reversed (torch returns a copy too).
     pub fn flip(&self, dims: &[i64]) -> Result<Tensor> {
-        let mut v = self.view.clone();
         let mut seen = Vec::new();
         for &d in dims {
             let d = wrap_dim(d, self.ndim())?;
@@ -187,11 +191,11 @@ impl Tensor {
                 return Err(Error::Runtime(format!("dim {d} appears multiple times in the list of dims")));
             }
             seen.push(d);
-            if self.ndim() > 0 {
-                v = v.flip(d);
-            }
         }
-        self.with_view(v).copy()
+        if self.ndim() == 0 {
+            return self.copy();
+        }
+        self.derive(|v| Ok(seen.iter().fold(v.clone(), |v, &d| v.flip(d))))?.copy()
     }
 
     /// `narrow(dim, start, length)`: a view of `length` elements from `start` (negative `start` wraps).
@@ -207,7 +211,7 @@ impl Tensor {
                 "start ({start}) + length ({length}) exceeds dimension size ({size}) of dim {d}"
             )));
         }
-        Ok(self.with_view(self.view.slice(d, s as usize, (s + length) as usize, 1)))
+        self.derive(|v| Ok(v.slice(d, s as usize, (s + length) as usize, 1)))
     }
 
     /// `repeat(*sizes)`: tile the tensor `sizes[d]` times along each dim (extra leading sizes add dims).

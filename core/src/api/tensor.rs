@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use super::grad::{is_grad_enabled, AgCell, GradKind};
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::DType;
 use crate::base::view::View;
@@ -27,11 +28,12 @@ impl Storage {
     }
 }
 
-/// A multi-dimensional array on one device.
+/// A multi-dimensional array on one device. Clones are the same tensor (they share the autograd cell).
 #[derive(Clone, Debug)]
 pub struct Tensor {
     pub(crate) storage: Arc<Storage>,
     pub(crate) view: View,
+    pub(crate) ag: Arc<AgCell>,
 }
 
 /// torch's error for an op over tensors on two devices, naming both.
@@ -47,7 +49,7 @@ impl Tensor {
     /// A tensor that is the whole (contiguous) output of `node`.
     pub fn from_node(node: Arc<Node>) -> Tensor {
         let view = View::contiguous(&node.shape);
-        Tensor { storage: Arc::new(Storage { node: Mutex::new(node) }), view }
+        Tensor { storage: Arc::new(Storage { node: Mutex::new(node) }), view, ag: Arc::default() }
     }
 
     /// Build a node from sources (tensors, read through their views) and wrap it; honours eager mode and the
@@ -55,8 +57,13 @@ impl Tensor {
     pub fn make(op: Op, srcs: &[&Tensor], shape: Vec<usize>, dtype: DType, device: DeviceId) -> Result<Tensor> {
         crate::base::view::checked_numel(&shape)?;
         dispatch::backend(device)?.check(&op, dtype)?;
-        let srcs = srcs.iter().map(|t| t.src()).collect();
-        let t = Tensor::from_node(Node::new(op, srcs, shape, dtype, device));
+        let record = is_grad_enabled() && dtype.is_float() && srcs.iter().any(|t| t.requires_grad());
+        let kind = record.then(|| GradKind::Op(op.clone()));
+        let nodes = srcs.iter().map(|t| t.src()).collect();
+        let mut t = Tensor::from_node(Node::new(op, nodes, shape, dtype, device));
+        if let Some(kind) = kind {
+            t = t.record(kind, srcs);
+        }
         super::realize::after_build(&t)?;
         Ok(t)
     }
@@ -66,9 +73,21 @@ impl Tensor {
         Src { node: self.storage.node(), view: self.view.clone() }
     }
 
-    /// A tensor sharing this one's storage with another view.
-    pub fn with_view(&self, view: View) -> Tensor {
-        Tensor { storage: self.storage.clone(), view }
+    /// A tensor sharing this one's storage with another view, without history: for writes into a tensor this code
+    /// just made. Views users see go through `derive`.
+    pub(crate) fn with_view(&self, view: View) -> Tensor {
+        Tensor { storage: self.storage.clone(), view, ag: Arc::default() }
+    }
+
+    /// A view of this tensor: `f` turns a view into the new one. It is applied to this tensor's view and, when
+    /// history is recorded, to the contiguous view of this shape, which tells backward where each element came from.
+    pub(crate) fn derive(&self, f: impl Fn(&View) -> Result<View>) -> Result<Tensor> {
+        let t = self.with_view(f(&self.view)?);
+        if !is_grad_enabled() || !self.requires_grad() {
+            return Ok(t);
+        }
+        let rel = f(&View::contiguous(self.shape()))?;
+        Ok(t.record(GradKind::View(rel), &[self]))
     }
 
     pub fn node(&self) -> Arc<Node> {

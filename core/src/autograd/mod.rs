@@ -1,0 +1,118 @@
+//! Layer 7: reverse-mode differentiation over the history that layer 6 records (`api::grad`). `backward` walks
+//! the recorded steps from the outputs, applies each step's rule (`rules`), sums what reaches each tensor and adds
+//! it to the leaves' `.grad`. The gradient graph is built from API ops, so it is lazy like any other.
+
+mod rules;
+
+use std::collections::{HashMap, HashSet};
+
+use crate::api::elementwise::binary;
+use crate::api::grad::set_grad_enabled;
+use crate::api::promote::Operand;
+use crate::api::Tensor;
+use crate::base::scalar::Scalar;
+use crate::graph::op::BinaryOp;
+use crate::util::error::{Error, Result};
+
+/// `backward` of each output with its gradient (`None`: 1 for a one-element output, as torch's implicit grad).
+/// Without `retain_graph` the walked history is released and a second pass through it fails, as in torch.
+pub fn backward(outputs: &[(Tensor, Option<Tensor>)], retain_graph: bool) -> Result<()> {
+    let prev = set_grad_enabled(false);
+    let r = run(outputs, retain_graph);
+    set_grad_enabled(prev);
+    r
+}
+
+fn run(outputs: &[(Tensor, Option<Tensor>)], retain_graph: bool) -> Result<()> {
+    let mut pending: HashMap<usize, Tensor> = HashMap::new();
+    for (i, (t, g)) in outputs.iter().enumerate() {
+        if !t.requires_grad() {
+            return Err(Error::Runtime(format!(
+                "element {i} of tensors does not require grad and does not have a grad_fn"
+            )));
+        }
+        let g = match g {
+            Some(g) => {
+                if g.shape() != t.shape() {
+                    return Err(Error::Runtime(format!(
+                        "Mismatch in shape: grad_output[{i}] has a shape of {:?} and output[{i}] has a shape of {:?}.",
+                        g.shape(),
+                        t.shape()
+                    )));
+                }
+                g.to_device(t.device())?.to_dtype(t.dtype())?
+            }
+            None if t.numel() == 1 => Tensor::full(t.shape(), Scalar::Int(1), t.dtype(), t.device())?,
+            None => return Err(Error::Runtime("grad can be implicitly created only for scalar outputs".into())),
+        };
+        accumulate(&mut pending, t, g)?;
+    }
+    for t in topo_order(outputs.iter().map(|(t, _)| t.clone()).collect()) {
+        let Some(g) = pending.remove(&t.grad_key()) else { continue };
+        let Some(f) = t.grad_fn() else {
+            let total = match t.grad() {
+                Some(old) => binary(&Operand::Tensor(old), &Operand::Tensor(g), BinaryOp::Add)?,
+                None => g.contiguous()?,
+            };
+            t.set_grad(Some(total.detach()))?;
+            continue;
+        };
+        f.check_not_released()?;
+        let needs: Vec<bool> = f.inputs.iter().map(Tensor::requires_grad).collect();
+        let grads = rules::input_grads(&f, &g, &needs)?;
+        for ((input, gi), need) in f.inputs.iter().zip(grads).zip(needs) {
+            if let (Some(gi), true) = (gi, need) {
+                let gi = gi.to_device(input.device())?.to_dtype(input.dtype())?;
+                if gi.shape() != input.shape() {
+                    return Err(Error::Backend(format!(
+                        "{}: gradient of shape {:?} for an input of shape {:?}",
+                        f.name(),
+                        gi.shape(),
+                        input.shape()
+                    )));
+                }
+                accumulate(&mut pending, input, gi)?;
+            }
+        }
+        if !retain_graph {
+            f.release();
+        }
+    }
+    Ok(())
+}
+
+fn accumulate(pending: &mut HashMap<usize, Tensor>, t: &Tensor, g: Tensor) -> Result<()> {
+    let key = t.grad_key();
+    let total = match pending.remove(&key) {
+        Some(old) => binary(&Operand::Tensor(old), &Operand::Tensor(g), BinaryOp::Add)?,
+        None => g,
+    };
+    pending.insert(key, total);
+    Ok(())
+}
+
+/// Tensors that require grad, reachable from `roots` through recorded history, each after every tensor computed
+/// from it (reverse post-order of an iterative depth-first walk, so deep histories do not overflow the stack).
+fn topo_order(roots: Vec<Tensor>) -> Vec<Tensor> {
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut post: Vec<Tensor> = Vec::new();
+    let mut stack: Vec<(Tensor, bool)> = roots.into_iter().rev().map(|t| (t, false)).collect();
+    while let Some((t, expanded)) = stack.pop() {
+        if expanded {
+            post.push(t);
+            continue;
+        }
+        if !t.requires_grad() || !seen.insert(t.grad_key()) {
+            continue;
+        }
+        let inputs = t.grad_fn().map(|f| f.inputs.clone()).unwrap_or_default();
+        stack.push((t, true));
+        for i in inputs.into_iter().rev() {
+            if !seen.contains(&i.grad_key()) {
+                stack.push((i, false));
+            }
+        }
+    }
+    post.reverse();
+    post
+}

@@ -1,0 +1,194 @@
+//! The backward rule of every primitive op and of views, written with API ops: given the gradient of a recorded
+//! step's output, the gradient of each of its inputs (`None` where the input needs none).
+
+use std::f64::consts::LN_2;
+
+use crate::api::elementwise::{binary, where_};
+use crate::api::grad::{GradFn, GradKind};
+use crate::api::promote::Operand;
+use crate::api::Tensor;
+use crate::base::scalar::Scalar;
+use crate::base::view::View;
+use crate::graph::op::{BinaryOp, Op, ReduceOp, UnaryOp};
+use crate::util::error::{Error, Result};
+
+fn t(x: &Tensor) -> Operand {
+    Operand::Tensor(x.clone())
+}
+
+fn s(v: f64) -> Operand {
+    Operand::Scalar(Scalar::Float(v))
+}
+
+fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(&t(a), &t(b), BinaryOp::Mul)
+}
+
+fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(&t(a), &t(b), BinaryOp::Div)
+}
+
+fn scale(a: &Tensor, c: f64) -> Result<Tensor> {
+    binary(&t(a), &s(c), BinaryOp::Mul)
+}
+
+fn zeros_like(x: &Tensor) -> Result<Tensor> {
+    Tensor::full(x.shape(), Scalar::Int(0), x.dtype(), x.device())
+}
+
+/// `g` where `cond`, else 0.
+fn keep(cond: &Tensor, g: &Tensor) -> Result<Tensor> {
+    where_(cond, &t(g), &Operand::Scalar(Scalar::Int(0)))
+}
+
+fn not_differentiable(f: &GradFn) -> Error {
+    Error::Runtime(format!("{} has no gradient (its output is not floating point)", f.name()))
+}
+
+/// Gradients of the inputs of `f` given the gradient `g` of its output; only inputs with `needs[i]` are computed.
+pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
+    let need = |i: usize| needs.get(i).copied().unwrap_or(false);
+    let one = |x: Result<Tensor>| -> Result<Vec<Option<Tensor>>> { Ok(vec![Some(x?)]) };
+    let op = match &f.kind {
+        GradKind::View(rel) => return one(view_grad(g, rel, &f.inputs[0])),
+        GradKind::Op(op) => op,
+    };
+    match op {
+        Op::Data(_) | Op::Full(_) | Op::Rand { .. } | Op::Randn { .. } => Ok(vec![]),
+        Op::Transfer | Op::Cast | Op::Copy => one(Ok(g.clone())),
+        Op::Unary(u) => one(unary_grad(f, *u, g)),
+        Op::Binary(b) => binary_grad(f, *b, g, need(0), need(1)),
+        Op::Where => {
+            let c = f.saved_input(0)?;
+            let ga = if need(1) { Some(keep(&c, g)?) } else { None };
+            let gb = if need(2) { Some(keep(&c.logical_not()?, g)?) } else { None };
+            Ok(vec![None, ga, gb])
+        }
+        Op::Reduce { op, axes } => one(reduce_grad(f, *op, *axes, g)),
+        Op::Matmul => {
+            // 16-bit inputs accumulate into an f32 node; the gradient arriving there holds 16-bit values exactly.
+            let (a, b) = (f.saved_input(0)?, f.saved_input(1)?);
+            let g = g.to_dtype(a.dtype())?;
+            let ga = if need(0) { Some(g.matmul(&b.transpose(-2, -1)?)?) } else { None };
+            let gb = if need(1) { Some(a.transpose(-2, -1)?.matmul(&g)?) } else { None };
+            Ok(vec![ga, gb])
+        }
+        Op::Assign { view } => {
+            let g = g.contiguous()?;
+            let gbase = if need(0) {
+                Some(g.assigned(view.clone(), &Tensor::full(&view.shape, Scalar::Int(0), g.dtype(), g.device())?)?)
+            } else {
+                None
+            };
+            let gvalue = if need(1) { Some(g.with_view(view.clone()).contiguous()?) } else { None };
+            Ok(vec![gbase, gvalue])
+        }
+    }
+}
+
+fn unary_grad(f: &GradFn, u: UnaryOp, g: &Tensor) -> Result<Tensor> {
+    match u {
+        UnaryOp::Neg => g.neg(),
+        UnaryOp::Exp => mul(g, &f.saved_output()?),
+        UnaryOp::Log => div(g, &f.saved_input(0)?),
+        UnaryOp::Sqrt => div(g, &scale(&f.saved_output()?, 2.0)?),
+        UnaryOp::Abs => mul(g, &f.saved_input(0)?.unary(UnaryOp::Sign)?),
+        UnaryOp::Sign | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc | UnaryOp::Round => zeros_like(g),
+        UnaryOp::Exp2 => scale(&mul(g, &f.saved_output()?)?, LN_2),
+        UnaryOp::Log2 => div(g, &scale(&f.saved_input(0)?, LN_2)?),
+        UnaryOp::Rsqrt => {
+            let y = f.saved_output()?;
+            scale(&mul(g, &mul(&y, &mul(&y, &y)?)?)?, -0.5)
+        }
+    }
+}
+
+fn binary_grad(f: &GradFn, b: BinaryOp, g: &Tensor, na: bool, nb: bool) -> Result<Vec<Option<Tensor>>> {
+    let pair = |ga: Option<Tensor>, gb: Option<Tensor>| Ok(vec![ga, gb]);
+    match b {
+        BinaryOp::Add => pair(na.then(|| g.clone()), nb.then(|| g.clone())),
+        BinaryOp::Mul => {
+            let ga = if na { Some(mul(g, &f.saved_input(1)?)?) } else { None };
+            let gb = if nb { Some(mul(g, &f.saved_input(0)?)?) } else { None };
+            pair(ga, gb)
+        }
+        BinaryOp::Div => {
+            let y = f.saved_input(1)?;
+            let ga = if na { Some(div(g, &y)?) } else { None };
+            // torch: -g · a / (b · b)
+            let gb = if nb { Some(div(&mul(&g.neg()?, &f.saved_input(0)?)?, &mul(&y, &y)?)?) } else { None };
+            pair(ga, gb)
+        }
+        BinaryOp::Maximum | BinaryOp::Minimum => {
+            // torch: ties split the gradient in half; the smaller (larger, for minimum) side gets none.
+            let (a, c) = (f.saved_input(0)?, f.saved_input(1)?);
+            let half = scale(g, 0.5)?;
+            let tie = binary(&t(&a), &t(&c), BinaryOp::Eq)?;
+            let shared = where_(&tie, &t(&half), &t(g))?;
+            let (lose_a, lose_b) = match b {
+                BinaryOp::Maximum => (BinaryOp::Lt, BinaryOp::Gt),
+                _ => (BinaryOp::Gt, BinaryOp::Lt),
+            };
+            let ga = if na { Some(keep(&binary(&t(&a), &t(&c), lose_a)?.logical_not()?, &shared)?) } else { None };
+            let gb = if nb { Some(keep(&binary(&t(&a), &t(&c), lose_b)?.logical_not()?, &shared)?) } else { None };
+            pair(ga, gb)
+        }
+        BinaryOp::BitAnd
+        | BinaryOp::BitOr
+        | BinaryOp::BitXor
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => Err(not_differentiable(f)),
+    }
+}
+
+/// The input was reduced over its last `axes` dims: bring `g` back to the input's shape.
+fn reduce_grad(f: &GradFn, op: ReduceOp, axes: usize, g: &Tensor) -> Result<Tensor> {
+    let x = &f.inputs[0];
+    let mut kept: Vec<i64> = g.shape().iter().map(|&d| d as i64).collect();
+    kept.extend(std::iter::repeat_n(1, axes));
+    let spread = |v: &Tensor| -> Result<Tensor> { v.reshape(&kept)?.expand(x.shape()) };
+    match op {
+        ReduceOp::Sum => spread(&g.to_dtype(x.dtype())?),
+        ReduceOp::Max | ReduceOp::Min => {
+            // torch (amax/amin): the gradient is shared evenly by the elements equal to the result.
+            let xv = f.saved_input(0)?;
+            let out = spread(&f.saved_output()?.to_dtype(xv.dtype())?)?;
+            let hit = binary(&t(&xv), &t(&out), BinaryOp::Eq)?;
+            let dims: Vec<i64> = (x.ndim() - axes..x.ndim()).map(|d| d as i64).collect();
+            let count = hit.to_dtype(g.dtype())?.sum(Some(&dims), false)?;
+            let share = spread(&div(g, &count)?)?;
+            keep(&hit, &share)
+        }
+        ReduceOp::ArgMax | ReduceOp::ArgMin => Err(not_differentiable(f)),
+    }
+}
+
+/// Gradient of a view: each output element came from the input element `rel` points at. Broadcast dims (stride
+/// 0) are summed first; what remains is one-to-one, so the gradient is a reshape when `rel` keeps the order, and
+/// otherwise a write into zeros through `rel`.
+fn view_grad(g: &Tensor, rel: &View, x: &Tensor) -> Result<Tensor> {
+    let spread: Vec<i64> =
+        (0..rel.ndim()).filter(|&d| rel.strides[d] == 0 && rel.shape[d] > 1).map(|d| d as i64).collect();
+    let mut rel = rel.clone();
+    let g = if spread.is_empty() {
+        g.clone()
+    } else {
+        for &d in &spread {
+            rel.shape[d as usize] = 1;
+        }
+        g.sum(Some(&spread), true)?
+    };
+    let shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
+    let n = rel.numel();
+    if rel.offset == 0 && n == x.numel() && rel.reshape(&[n]).is_some_and(|v| v.strides == [1]) {
+        return g.reshape(&shape);
+    }
+    let zeros = Tensor::full(x.shape(), Scalar::Int(0), g.dtype(), g.device())?;
+    let flat = zeros.reshape(&[x.numel() as i64])?;
+    flat.assigned(View { shape: rel.shape.clone(), strides: rel.strides.clone(), offset: rel.offset }, &g)?
+        .reshape(&shape)
+}
