@@ -3,7 +3,10 @@
 
 use pyo3::exceptions::{PyIndexError, PyNotImplementedError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyList, PyTuple};
+
+use vkml_core::api::realize::read_bytes;
+use vkml_core::api::Tensor as Core;
 
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
@@ -171,4 +174,19 @@ pub fn from_numpy_name(name: &str) -> PyResult<DType> {
             )))
         }
     })
+}
+
+/// Host bytes of a tensor as a NumPy array of its dtype (bfloat16 is widened to float32 when `widen`).
+pub fn to_numpy<'py>(py: Python<'py>, t: &Core, widen: bool) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy")?;
+    let (t, dtype) = if widen && t.dtype() == DType::BF16 {
+        (t.to_dtype(DType::F32).py()?, DType::F32)
+    } else {
+        (t.clone(), t.dtype())
+    };
+    let name = numpy_name(dtype)?;
+    let bytes = py.detach(|| read_bytes(&t)).py()?;
+    let flat = np.call_method1("frombuffer", (PyBytes::new(py, &bytes), name))?;
+    let shape = PyTuple::new(py, t.shape())?;
+    flat.call_method1("reshape", (shape,))?.call_method0("copy")
 }

@@ -1,8 +1,13 @@
 //! The `vkml._vkml` extension module: registers the backends and exposes creation, devices, realization, counters
 //! and the op table. Python-side conveniences live in `py/python/vkml/__init__.py`.
 
+mod autograd;
 mod convert;
 mod device;
+mod index;
+mod io;
+mod nn;
+mod optim;
 mod pytensor;
 
 use std::sync::{Arc, Once};
@@ -33,7 +38,7 @@ fn register_cpu() {
 }
 
 /// A tensor from a NumPy array (its dtype kept) or nested Python lists (floats become float32, as in torch).
-fn from_data(
+pub(crate) fn from_data(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     dtype: Option<DType>,
@@ -214,7 +219,7 @@ fn where_(cond: PyRef<'_, Tensor>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -
 }
 
 /// The tensors of a list or tuple argument.
-fn tensor_list(ob: &Bound<'_, PyAny>) -> PyResult<Vec<Core>> {
+pub(crate) fn tensor_list(ob: &Bound<'_, PyAny>) -> PyResult<Vec<Core>> {
     ob.try_iter()?
         .map(|t| {
             let t = t?;
@@ -291,22 +296,9 @@ fn op_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("kind", r.kind.name())?;
         d.set_item("primitive", r.primitive)?;
         d.set_item("dtype_rule", r.dtype_rule.name())?;
-        let t = PyDict::new(py);
-        t.set_item("kind", r.tolerance.kind())?;
-        let (ulp, per, abs, rel, ftz, reason) = match r.tolerance {
-            Tolerance::Exact { gpu_ftz, reason } => (0.0, 0.0, 0.0, 0.0, gpu_ftz, reason),
-            Tolerance::Ulp { ulp, per_abs_x, abs, gpu_ftz, reason } => (ulp, per_abs_x, abs, 0.0, gpu_ftz, reason),
-            Tolerance::Absolute { abs, reason } => (0.0, 0.0, abs, 0.0, false, reason),
-            Tolerance::Relative { rel, reason } => (0.0, 0.0, 0.0, rel, false, reason),
-            Tolerance::Backward { gpu_ftz, reason } => (0.0, 0.0, 0.0, 0.0, gpu_ftz, reason),
-        };
-        t.set_item("ulp", ulp)?;
-        t.set_item("ulp_per_abs_x", per)?;
-        t.set_item("abs", abs)?;
-        t.set_item("rel", rel)?;
-        t.set_item("gpu_flushes_subnormals", ftz)?;
-        t.set_item("reason", reason)?;
-        d.set_item("tolerance", t)?;
+        d.set_item("tolerance", tolerance_dict(py, &r.tolerance)?)?;
+        let grad = vkml_core::graph::table::grad_tolerance(r.name).map(|g| tolerance_dict(py, &g)).transpose()?;
+        d.set_item("grad", grad)?;
         let uns = PyList::empty(py);
         for u in r.unsupported {
             let e = PyDict::new(py);
@@ -319,6 +311,26 @@ fn op_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         out.append(d)?;
     }
     Ok(out)
+}
+
+/// A tolerance contract as a dict: kind, its bounds and the reason.
+fn tolerance_dict<'py>(py: Python<'py>, tol: &Tolerance) -> PyResult<Bound<'py, PyDict>> {
+    let t = PyDict::new(py);
+    t.set_item("kind", tol.kind())?;
+    let (ulp, per, abs, rel, ftz, reason) = match *tol {
+        Tolerance::Exact { gpu_ftz, reason } => (0.0, 0.0, 0.0, 0.0, gpu_ftz, reason),
+        Tolerance::Ulp { ulp, per_abs_x, abs, gpu_ftz, reason } => (ulp, per_abs_x, abs, 0.0, gpu_ftz, reason),
+        Tolerance::Absolute { abs, reason } => (0.0, 0.0, abs, 0.0, false, reason),
+        Tolerance::Relative { rel, reason } => (0.0, 0.0, 0.0, rel, false, reason),
+        Tolerance::Backward { gpu_ftz, reason } => (0.0, 0.0, 0.0, 0.0, gpu_ftz, reason),
+    };
+    t.set_item("ulp", ulp)?;
+    t.set_item("ulp_per_abs_x", per)?;
+    t.set_item("abs", abs)?;
+    t.set_item("rel", rel)?;
+    t.set_item("gpu_flushes_subnormals", ftz)?;
+    t.set_item("reason", reason)?;
+    Ok(t)
 }
 
 #[pymodule]
@@ -339,6 +351,10 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rand, m)?)?;
     m.add_function(wrap_pyfunction!(randn, m)?)?;
     m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
+    autograd::register(m)?;
+    nn::register(m)?;
+    optim::register(m)?;
+    io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;
     m.add_function(wrap_pyfunction!(result_type, m)?)?;
     m.add_function(wrap_pyfunction!(cat, m)?)?;

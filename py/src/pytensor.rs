@@ -1,24 +1,28 @@
 //! The Python `Tensor` class: a thin shell over `vkml_core::api::Tensor` with torch's method names and operators.
 
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PySlice, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
-use vkml_core::api::index::IndexItem;
 use vkml_core::api::promote::Operand;
-use vkml_core::api::realize::read_bytes;
 use vkml_core::api::{elementwise, Tensor as Core};
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::graph::op::{BinaryOp, UnaryOp};
 
-use crate::convert::{device_arg, int_list, numpy_name, opt_dtype, scalar, shape_args, type_name, OrPy};
+use crate::convert::to_numpy;
+use crate::convert::{device_arg, int_list, opt_dtype, scalar, shape_args, type_name, OrPy};
 use crate::device::{Device, PyDType};
+use crate::index::{index_items, value_tensor};
 
 /// A tensor.
-#[pyclass(name = "Tensor", module = "vkml", frozen)]
+#[pyclass(name = "Tensor", module = "vkml", frozen, subclass)]
 #[derive(Clone)]
 pub struct Tensor(pub Core);
+
+fn cpu() -> PyResult<vkml_core::base::buffer::DeviceId> {
+    vkml_core::dispatch::find("cpu").py()
+}
 
 /// A Tensor or scalar operand; `None` when `ob` is neither (operators then return NotImplemented).
 pub fn operand(ob: &Bound<'_, PyAny>) -> Option<Operand> {
@@ -39,21 +43,6 @@ fn dims(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
         Some(o) if o.is_none() => Ok(None),
         Some(o) => int_list(o).map(Some),
     }
-}
-
-/// Host bytes of a tensor as a NumPy array of its dtype (bfloat16 is widened to float32 when `widen`).
-pub fn to_numpy<'py>(py: Python<'py>, t: &Core, widen: bool) -> PyResult<Bound<'py, PyAny>> {
-    let np = py.import("numpy")?;
-    let (t, dtype) = if widen && t.dtype() == DType::BF16 {
-        (t.to_dtype(DType::F32).py()?, DType::F32)
-    } else {
-        (t.clone(), t.dtype())
-    };
-    let name = numpy_name(dtype)?;
-    let bytes = py.detach(|| read_bytes(&t)).py()?;
-    let flat = np.call_method1("frombuffer", (PyBytes::new(py, &bytes), name))?;
-    let shape = PyTuple::new(py, t.shape())?;
-    flat.call_method1("reshape", (shape,))?.call_method0("copy")
 }
 
 impl Tensor {
@@ -78,6 +67,19 @@ impl Tensor {
 
 #[pymethods]
 impl Tensor {
+    /// `Tensor(data)`: a tensor sharing another tensor's values (without its history), or made from data as
+    /// `vkml.tensor(data)`; subclasses such as `nn.Parameter` are built this way.
+    #[new]
+    #[pyo3(signature = (data = None))]
+    fn py_new(py: Python<'_>, data: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        match data {
+            None => Ok(Tensor(Core::full(&[0], Scalar::Int(0), DType::F32, cpu()?).py()?)),
+            Some(d) => match d.extract::<PyRef<'_, Tensor>>() {
+                Ok(t) => Ok(Tensor(t.0.detach())),
+                Err(_) => Ok(Tensor(crate::from_data(py, d, None, None)?)),
+            },
+        }
+    }
     #[getter]
     fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.0.shape())
@@ -240,8 +242,7 @@ impl Tensor {
         Ok(Tensor(t))
     }
     fn cpu(&self) -> PyResult<Tensor> {
-        let cpu = vkml_core::dispatch::find("cpu").py()?;
-        Ok(Tensor(self.0.to_device(cpu).py()?))
+        Ok(Tensor(self.0.to_device(cpu()?).py()?))
     }
     fn float(&self) -> PyResult<Tensor> {
         Ok(Tensor(self.0.to_dtype(DType::F32).py()?))
@@ -271,7 +272,57 @@ impl Tensor {
         Ok(Tensor(self.0.copy().py()?))
     }
     fn detach(&self) -> Tensor {
-        self.clone_ref()
+        Tensor(self.0.detach())
+    }
+
+    // ---- autograd
+    #[getter]
+    fn get_requires_grad(&self) -> bool {
+        self.0.requires_grad()
+    }
+    #[setter]
+    fn set_requires_grad(&self, on: bool) -> PyResult<()> {
+        self.0.set_requires_grad(on).py()
+    }
+    #[pyo3(signature = (requires_grad = true))]
+    fn requires_grad_(slf: Bound<'_, Self>, requires_grad: bool) -> PyResult<Bound<'_, Self>> {
+        slf.get().0.set_requires_grad(requires_grad).py()?;
+        Ok(slf)
+    }
+    #[getter]
+    fn is_leaf(&self) -> bool {
+        self.0.is_leaf()
+    }
+    #[getter]
+    fn get_grad(&self) -> Option<Tensor> {
+        self.0.grad().map(Tensor)
+    }
+    #[setter]
+    fn set_grad(&self, g: Option<PyRef<'_, Tensor>>) -> PyResult<()> {
+        self.0.set_grad(g.map(|g| g.0.clone())).py()
+    }
+    #[getter]
+    fn grad_fn(&self) -> Option<crate::autograd::GradNode> {
+        self.0.grad_fn().map(|f| crate::autograd::GradNode(f.name()))
+    }
+    /// `.data`: the same values without history.
+    #[getter]
+    fn data(&self) -> Tensor {
+        Tensor(self.0.detach())
+    }
+    #[pyo3(signature = (gradient = None, retain_graph = None, create_graph = false))]
+    fn backward(
+        &self,
+        py: Python<'_>,
+        gradient: Option<PyRef<'_, Tensor>>,
+        retain_graph: Option<bool>,
+        create_graph: bool,
+    ) -> PyResult<()> {
+        if create_graph {
+            return Err(PyRuntimeError::new_err("create_graph=True (higher-order gradients) is not supported"));
+        }
+        let roots = [(self.0.clone(), gradient.map(|g| g.0.clone()))];
+        py.detach(|| vkml_core::autograd::backward(&roots, retain_graph.unwrap_or(false))).py()
     }
 
     // ---- views
@@ -505,6 +556,21 @@ impl Tensor {
     fn reciprocal(&self) -> PyResult<Tensor> {
         Ok(Tensor(self.0.reciprocal().py()?))
     }
+    fn sigmoid(&self) -> PyResult<Tensor> {
+        Ok(Tensor(vkml_core::api::nn::sigmoid(&self.0).py()?))
+    }
+    #[pyo3(signature = (dim, dtype = None))]
+    fn softmax(slf: PyRef<'_, Self>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        crate::nn::softmax(slf, dim, dtype)
+    }
+    #[pyo3(signature = (dim, dtype = None))]
+    fn log_softmax(slf: PyRef<'_, Self>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        crate::nn::log_softmax(slf, dim, dtype)
+    }
+    #[pyo3(signature = (dim, keepdim = false))]
+    fn logsumexp(slf: PyRef<'_, Self>, dim: &Bound<'_, PyAny>, keepdim: bool) -> PyResult<Tensor> {
+        crate::nn::logsumexp(slf, dim, keepdim)
+    }
     fn matmul(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
         Ok(Tensor(self.0.matmul(&other.0).py()?))
     }
@@ -563,8 +629,9 @@ impl Tensor {
     fn __ge__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
         self.bin(o, BinaryOp::Ge, false)
     }
-    fn __hash__(&self) -> usize {
-        std::sync::Arc::as_ptr(&self.0.node()) as usize
+    /// Identity hash, as torch: a tensor is a dict key by object (its values change in place).
+    fn __hash__(slf: &Bound<'_, Self>) -> isize {
+        slf.as_ptr() as isize
     }
 
     // ---- reductions
@@ -642,6 +709,16 @@ impl Tensor {
     fn __itruediv__(slf: Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
         slf.get().0.update(&operand_or_err(other)?, "div").py()
     }
+    #[pyo3(signature = (from_ = 0.0, to = 1.0))]
+    fn uniform_(slf: Bound<'_, Self>, from_: f64, to: f64) -> PyResult<Bound<'_, Self>> {
+        vkml_core::api::nn::uniform_(&slf.get().0, from_, to).py()?;
+        Ok(slf)
+    }
+    #[pyo3(signature = (mean = 0.0, std = 1.0))]
+    fn normal_(slf: Bound<'_, Self>, mean: f64, std: f64) -> PyResult<Bound<'_, Self>> {
+        vkml_core::api::nn::normal_(&slf.get().0, mean, std).py()?;
+        Ok(slf)
+    }
     fn zero_(slf: Bound<'_, Self>) -> PyResult<Bound<'_, Self>> {
         slf.get().0.fill(Scalar::Int(0)).py()?;
         Ok(slf)
@@ -707,52 +784,4 @@ impl Tensor {
     fn cmp(&self, other: &Bound<'_, PyAny>, op: BinaryOp) -> PyResult<Tensor> {
         Ok(Tensor(elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, op).py()?))
     }
-}
-
-/// A value for `__setitem__`: a tensor, or a scalar made into one on the target's device.
-fn value_tensor(value: &Bound<'_, PyAny>, target: &Core) -> PyResult<Core> {
-    if let Ok(t) = value.extract::<PyRef<'_, Tensor>>() {
-        return Ok(t.0.clone());
-    }
-    let s = scalar(value)
-        .ok_or_else(|| PyTypeError::new_err(format!("can't assign a {} to a Tensor", type_name(value))))?;
-    elementwise::scalar_tensor(s, target.dtype(), target.device()).py()
-}
-
-/// Parse an index expression into items.
-fn index_items(key: &Bound<'_, PyAny>) -> PyResult<Vec<IndexItem>> {
-    let parts: Vec<Bound<'_, PyAny>> = match key.cast::<PyTuple>() {
-        Ok(t) => t.iter().collect(),
-        Err(_) => vec![key.clone()],
-    };
-    let mut out = Vec::new();
-    for p in parts {
-        if p.is_none() {
-            out.push(IndexItem::NewAxis);
-        } else if p.is_instance_of::<pyo3::types::PyEllipsis>() {
-            out.push(IndexItem::Ellipsis);
-        } else if let Ok(s) = p.cast::<PySlice>() {
-            let get = |name: &str| -> PyResult<Option<i64>> {
-                let v = s.getattr(name)?;
-                if v.is_none() {
-                    Ok(None)
-                } else {
-                    v.extract::<i64>().map(Some).map_err(|_| PyTypeError::new_err("slice indices must be integers"))
-                }
-            };
-            out.push(IndexItem::Slice { start: get("start")?, stop: get("stop")?, step: get("step")? });
-        } else if p.is_instance_of::<pyo3::types::PyBool>() {
-            return Err(PyIndexError::new_err("boolean indices are not supported yet (issue #3)"));
-        } else if let Ok(i) = p.extract::<i64>() {
-            out.push(IndexItem::Int(i));
-        } else if p.extract::<PyRef<'_, Tensor>>().is_ok() {
-            return Err(PyIndexError::new_err("tensor indices are not supported yet (issue #3)"));
-        } else {
-            return Err(PyIndexError::new_err(format!(
-                "only integers, slices (`:`), ellipsis (`...`) and None are valid indices (got {})",
-                type_name(&p)
-            )));
-        }
-    }
-    Ok(out)
 }

@@ -22,6 +22,11 @@ FAMILY = {
     **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge"), "binary"),
     "where": "ternary",
     **dict.fromkeys(("sum", "mean", "amax", "max", "argmax"), "reduce"),
+    **dict.fromkeys(("sigmoid",), "unary"),
+    # Losses over class scores take one tensor input here: the class targets are fixed by each test.
+    **dict.fromkeys(("softmax", "log_softmax", "logsumexp", "cross_entropy", "nll_loss"), "reduce"),
+    **dict.fromkeys(("max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"), "reduce"),
+    "dropout": "random_like",
     "matmul": "matmul",
     **dict.fromkeys(("to", "cast"), "cast"),
     **dict.fromkeys(("copy", "to_device"), "copy"),

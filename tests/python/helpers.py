@@ -418,7 +418,7 @@ def _bound(tol: dict, ref: Reference, i: int, dt: str, unary: bool):
     # backward: gamma(n) * (fn of |inputs|) + one rounding to the output, n bounding any reduction length from above.
     u = 2.0**-53 if dt == "float64" else 2.0**-24
     gamma = ref.n * u / (1 - ref.n * u)
-    return ref.same_np(i), r64, gamma * np.asarray(ref.a64[i], np.float64) + ulp_of(r64, dt)
+    return ref.same_np(i), r64, gamma * np.abs(np.asarray(ref.a64[i], np.float64)) + ulp_of(r64, dt)
 
 
 def _mask(tol: dict, ref: Reference, i: int, dt: str, ours, unary: bool, flush_out=False, against=None):

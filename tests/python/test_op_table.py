@@ -7,7 +7,7 @@ import vkml
 from coverage_matrix import DTYPES
 
 OPS = "add sub mul div neg exp log sqrt relu maximum eq ne lt le gt ge matmul where sum mean amax max argmax".split()
-KINDS = {"creation", "unary", "binary", "ternary", "reduce", "matmul", "cast", "movement"}
+KINDS = {"creation", "unary", "binary", "ternary", "reduce", "matmul", "cast", "movement", "loss"}
 
 
 def test_rows_are_well_formed():

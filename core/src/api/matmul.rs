@@ -8,6 +8,12 @@ use crate::util::error::{Error, Result};
 
 impl Tensor {
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
+        self.matmul_acc(other)?.to_dtype(self.dtype())
+    }
+
+    /// The product in its accumulation dtype (float32 for 16-bit inputs), for composites such as `linear` that
+    /// add to it before the one rounding torch does.
+    pub fn matmul_acc(&self, other: &Tensor) -> Result<Tensor> {
         let (a, b) = (self, other);
         if a.ndim() == 0 || b.ndim() == 0 {
             return Err(Error::Runtime(format!(
@@ -57,7 +63,7 @@ impl Tensor {
             DType::F16 | DType::BF16 => DType::F32,
             d => d,
         };
-        let mut r = Tensor::make(Op::Matmul, &[&a3, &b3], out_shape, node_dtype, a.device())?.to_dtype(a.dtype())?;
+        let mut r = Tensor::make(Op::Matmul, &[&a3, &b3], out_shape, node_dtype, a.device())?;
         if b.ndim() == 1 {
             r = r.squeeze(Some(&[-1]))?;
         }

@@ -1,14 +1,18 @@
 //! Layer 6: the tensor API front ends wrap — creation, elementwise math, reductions, matmul, views, in-place
 //! writes and realization. Composite ops are written here once, over the primitives of `graph::op`.
 
+pub mod conv;
 pub mod create;
 pub mod elementwise;
+pub mod grad;
 pub mod index;
 pub mod inplace;
+pub mod io;
 pub mod join;
 pub mod logical;
 pub mod matmul;
 pub mod movement;
+pub mod nn;
 pub mod promote;
 pub mod realize;
 pub mod reduce;

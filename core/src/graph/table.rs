@@ -14,6 +14,8 @@ pub enum Kind {
     Matmul,
     Cast,
     Movement,
+    /// A loss: scores and targets in, one value per sample or a reduction of them out.
+    Loss,
 }
 
 impl Kind {
@@ -27,6 +29,7 @@ impl Kind {
             Kind::Matmul => "matmul",
             Kind::Cast => "cast",
             Kind::Movement => "movement",
+            Kind::Loss => "loss",
         }
     }
 }
@@ -134,6 +137,25 @@ const MATMUL: Tolerance = Tolerance::Backward {
     gpu_ftz: true,
     reason: "f32 accumulation of K products: |error| ≤ γ(K)·Σ|a||b| for any summation order",
 };
+
+const MATMUL_BIAS: Tolerance = Tolerance::Backward {
+    gpu_ftz: true,
+    reason: "x·Wᵀ + b: f32 accumulation of K products and one addition: within γ(K + 1)·(Σ|x||w| + |b|)",
+};
+
+const AVG_POOL: &[Unsupported] = &[
+    Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" },
+    Unsupported {
+        device: "cpu",
+        dtype: DType::I64,
+        reason: "torch averages int64 windows by integer division of the sum; vkml has no integer division yet",
+    },
+    Unsupported {
+        device: "vulkan",
+        dtype: DType::I64,
+        reason: "torch averages int64 windows by integer division of the sum; vkml has no integer division yet",
+    },
+];
 
 /// f64 needs the shaderFloat64 feature, which neither the floor nor WebGPU has.
 const NO_F64: &[Unsupported] =
@@ -296,7 +318,155 @@ rows! {
     "unbind"    : Movement  : false : Same      : EXACT, NO_F64;
     "tril"      : Movement  : false : Same      : EXACT, NO_F64;
     "triu"      : Movement  : false : Same      : EXACT, NO_F64;
+    "linear"    : Matmul    : false : Promote   : MATMUL_BIAS, NO_F64_NO_INT;
+    "sigmoid"   : Unary     : false : Float     : Tolerance::Ulp {
+        ulp: 6.5, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
+        reason: "1 / (1 + exp(−x)): exp's 3 + 2·|x| ULP (Vulkan) shrinks through 1 + e, then one rounding and a \
+                 2.5 ULP division",
+    }, NO_F64;
+    "softmax"   : Reduce    : false : Float     : Tolerance::Ulp {
+        ulp: 11.0, per_abs_x: 0.0, abs: 2.384185791015625e-7, gpu_ftz: true,
+        reason: "exp(x − m) / Σ: each exp within 3 + 2·(m − x) ULP and p ≤ e^(m−x), so p·error ≤ 3u·…; the sum \
+                 adds γ(n) ≤ 4u for the test sizes, the division 2.5 ULP; 2⁻²² absolute for the smallest p",
+    }, NO_F64;
+    "log_softmax": Reduce   : false : Float     : Tolerance::Ulp {
+        ulp: 2.0, per_abs_x: 0.0, abs: 3.814697265625e-6, gpu_ftz: true,
+        reason: "(x − m) − log Σ exp(x − m): the sum of exps is within 5u + γ(n) relatively (dominant terms within \
+                 3 ULP), log adds 2⁻²¹; 2⁻¹⁸ absolute covers n ≤ 32 along the dim, plus two roundings",
+    }, NO_F64;
+    "logsumexp" : Reduce    : false : Float     : Tolerance::Ulp {
+        ulp: 2.0, per_abs_x: 0.0, abs: 3.814697265625e-6, gpu_ftz: true,
+        reason: "m + log Σ exp(x − m): as log_softmax, the sum within 5u + γ(n), log 2⁻²¹ absolute",
+    }, NO_F64;
+    "cross_entropy": Loss   : false : Float     : Tolerance::Ulp {
+        ulp: 4.0, per_abs_x: 0.0, abs: 7.62939453125e-6, gpu_ftz: true,
+        reason: "a (weighted) mean of picked log_softmax values: each within log_softmax's 2⁻¹⁸, the mean within \
+                 γ(n) of its terms; 2⁻¹⁷ absolute",
+    }, NO_F64;
+    "nll_loss"  : Loss      : false : Float     : SUM, NO_F64;
+    "mse_loss"  : Loss      : false : Float     : Tolerance::Relative {
+        rel: 2.44140625e-4,
+        reason: "a mean of squares of differences: each square within 3u of exact, so the sum of n ≤ 4096 positive \
+                 terms is within 3u + γ(n) ≤ 2⁻¹² relatively",
+    }, NO_F64;
+    "conv2d"    : Matmul    : false : Same      : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "im2col and one product: f32 accumulation of C/groups·KH·KW products plus the bias, within \
+                 γ(K + 1)·(Σ|x||w| + |b|) for any summation order",
+    }, NO_F64_NO_INT;
+    "max_pool2d": Reduce    : false : Same      : EXACT_CMP, NO_F64;
+    "avg_pool2d": Reduce    : false : Same      : SUM, AVG_POOL;
+    "adaptive_avg_pool2d": Reduce : false : Same : SUM, NO_F64;
+    "dropout"   : Unary     : false : Same      : Tolerance::Exact {
+        gpu_ftz: true,
+        reason: "a kept element is x·(1/(1−p)) rounded once, a dropped one 0; which are kept comes from Philox bits, \
+                 so the check is statistical",
+    }, NO_F64;
 }
+
+/// The contract of an op's gradients, where it has them: the gradients of its inputs (summed into the leaves),
+/// compared with torch's float64 gradients of the same lambda.
+pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
+    Some(match name {
+        "neg"
+        | "relu"
+        | "abs"
+        | "sign"
+        | "floor"
+        | "ceil"
+        | "trunc"
+        | "round"
+        | "add"
+        | "sub"
+        | "mul"
+        | "square"
+        | "maximum"
+        | "minimum"
+        | "where"
+        | "sum"
+        | "mean"
+        | "amax"
+        | "max"
+        | "amin"
+        | "min"
+        | "matmul"
+        | "linear"
+        | "to"
+        | "contiguous"
+        | "setitem"
+        | "reshape"
+        | "permute"
+        | "expand"
+        | "getitem"
+        | "view"
+        | "transpose"
+        | "squeeze"
+        | "unsqueeze"
+        | "flatten"
+        | "copy_"
+        | "flip"
+        | "narrow"
+        | "repeat"
+        | "tile"
+        | "cat"
+        | "stack"
+        | "split"
+        | "chunk"
+        | "unbind"
+        | "tril"
+        | "triu"
+        | "nll_loss"
+        | "mse_loss"
+        | "conv2d"
+        | "max_pool2d"
+        | "avg_pool2d"
+        | "adaptive_avg_pool2d" => GRAD_LINEAR,
+        "exp" | "exp2" => Tolerance::Ulp {
+            ulp: 5.0,
+            per_abs_x: 2.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·exp(x) (·ln 2): the forward's 3 + 2·|x| ULP plus one or two roundings",
+        },
+        "log" | "log2" | "reciprocal" | "div" => Tolerance::Ulp {
+            ulp: 8.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g / x (and −g·a / b², −g / x²): up to three roundings and a 2.5 ULP division each way",
+        },
+        "sqrt" | "rsqrt" => Tolerance::Ulp {
+            ulp: 12.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g / (2·√x) or −g·y³/2: the forward's 5 (2) ULP, three times for y³, plus roundings and division",
+        },
+        "sigmoid" => Tolerance::Ulp {
+            ulp: 24.0,
+            per_abs_x: 4.0,
+            abs: 5.960464477539063e-8,
+            gpu_ftz: true,
+            reason: "through 1/(1 + e) and e = exp(−x): the forward's error enters twice, plus the division rules",
+        },
+        "softmax" | "log_softmax" | "logsumexp" | "cross_entropy" => Tolerance::Ulp {
+            ulp: 16.0,
+            per_abs_x: 0.0,
+            abs: 1.52587890625e-5,
+            gpu_ftz: true,
+            reason: "softmax-shaped gradients (p − g·Σ…): products of forward values within their contracts, summed \
+                     over the dim; 2⁻¹⁶ absolute for entries near zero",
+        },
+        _ => return None,
+    })
+}
+
+/// Gradients that are linear in the upstream gradient with coefficients read from the inputs.
+const GRAD_LINEAR: Tolerance = Tolerance::Backward {
+    gpu_ftz: true,
+    reason: "linear in the upstream gradient, with coefficients taken from the inputs (moved, selected, masked, \
+             multiplied, summed over broadcast dims): within γ(n)·Σ|terms| of exact, as any sum",
+};
 
 /// The row of a public op.
 pub fn row(name: &str) -> Option<&'static OpRow> {

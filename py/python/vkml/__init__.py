@@ -5,8 +5,9 @@ from typing import NamedTuple
 from . import _vkml
 from ._vkml import (
     Device,
+    GradFn,
     Tensor,
-    arange,
+    backward,
     best_device,
     bfloat16,
     bool,
@@ -16,24 +17,21 @@ from ._vkml import (
     float32,
     float64,
     from_numpy,
-    full,
     init_vulkan,
     int32,
     int64,
     is_eager,
-    manual_seed,
-    ones,
+    is_grad_enabled,
+    load,
     op_table,
-    rand,
-    randn,
     result_type,
+    save,
     set_eager,
+    set_grad_enabled,
     stack,
     stats,
     synchronize,
-    tensor,
     where,
-    zeros,
 )
 from ._vkml import dtype as dtype
 
@@ -44,6 +42,60 @@ int = int32
 long = int64
 
 realize = _vkml.realize_
+
+
+def manual_seed(seed):
+    """Seed vkml's generator (Philox, the same bits on every device) and the data loaders' shuffling."""
+    _vkml.manual_seed(seed)
+    data.reseed(seed)
+
+
+def _creator(create):
+    """`create` with torch's `requires_grad=False` keyword (the result is a leaf that records history)."""
+
+    def made(*args, requires_grad=False, **kwargs):
+        t = create(*args, **kwargs)
+        return t.requires_grad_() if requires_grad else t
+
+    made.__name__ = create.__name__
+    made.__doc__ = create.__doc__
+    return made
+
+
+tensor = _creator(_vkml.tensor)
+zeros = _creator(_vkml.zeros)
+ones = _creator(_vkml.ones)
+full = _creator(_vkml.full)
+arange = _creator(_vkml.arange)
+rand = _creator(_vkml.rand)
+randn = _creator(_vkml.randn)
+
+
+class no_grad:
+    """Context manager and decorator: ops inside record no history (torch.no_grad)."""
+
+    def __enter__(self):
+        self._prev = set_grad_enabled(False)
+
+    def __exit__(self, *exc):
+        set_grad_enabled(self._prev)
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with self.__class__():
+                return fn(*args, **kwargs)
+
+        return wrapped
+
+
+class enable_grad(no_grad):
+    """Context manager and decorator: ops inside record history again (torch.enable_grad)."""
+
+    def __enter__(self):
+        self._prev = set_grad_enabled(True)
 
 
 class _MaxResult(NamedTuple):
@@ -63,9 +115,10 @@ class _MinResult(NamedTuple):
 def _like(create):
     """torch's `<create>_like(t, dtype=None, device=None)`: t's shape, and t's dtype and device unless given."""
 
-    def like(t, dtype=None, device=None):
+    def like(t, dtype=None, device=None, requires_grad=False):
         dt = t.dtype if dtype is None else dtype
-        return create(*t.shape, dtype=dt, device=t.device if device is None else device)
+        dev = t.device if device is None else device
+        return create(*t.shape, dtype=dt, device=dev, requires_grad=requires_grad)
 
     like.__name__ = f"{create.__name__}_like"
     return like
@@ -77,9 +130,10 @@ rand_like = _like(rand)
 randn_like = _like(randn)
 
 
-def full_like(t, fill_value, dtype=None, device=None):
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
     dt = t.dtype if dtype is None else dtype
-    return full(t.shape, fill_value, dtype=dt, device=t.device if device is None else device)
+    dev = t.device if device is None else device
+    return full(t.shape, fill_value, dtype=dt, device=dev, requires_grad=requires_grad)
 
 
 def _method(name):
@@ -96,9 +150,11 @@ for _name in (
     "maximum minimum bitwise_and bitwise_or bitwise_xor bitwise_not logical_and logical_or logical_xor logical_not "
     "eq ne lt le gt ge matmul sum mean amax max argmax amin min argmin all any "
     "reshape permute transpose t squeeze unsqueeze flatten broadcast_to flip narrow repeat tile tril triu split chunk "
-    "unbind"
+    "unbind softmax log_softmax logsumexp sigmoid"
 ).split():
     globals()[_name] = _method(_name)
 del _name
+
+from . import data, datasets, nn, optim  # noqa: E402 - they import the names above
 
 __all__ = [n for n in globals() if not n.startswith("_")]

@@ -1,0 +1,283 @@
+//! Convolution and pooling over (N, C, H, W), written over views and primitives so their gradients come from the
+//! primitives' rules: each kernel tap is a strided window view of the padded input; conv2d stacks the taps
+//! (im2col) and multiplies once by the weight; max_pool2d picks the first maximum of the taps, as torch.
+
+use super::elementwise::{binary, where_};
+use super::join::stack;
+use super::promote::Operand;
+use super::tensor::Tensor;
+use crate::base::dtype::DType;
+use crate::base::scalar::Scalar;
+use crate::base::view::View;
+use crate::graph::op::BinaryOp;
+use crate::util::error::{Error, Result};
+
+/// Padding of a 2-d window op: explicit (top/left, bottom/right per dim) or torch's "same" and "valid".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Padding {
+    Explicit([usize; 2]),
+    Same,
+    Valid,
+}
+
+/// Geometry of a 2-d window op after padding: kernel, stride, dilation and the output size.
+struct Windows {
+    kernel: [usize; 2],
+    stride: [usize; 2],
+    dilation: [usize; 2],
+    out: [usize; 2],
+}
+
+fn check_pos(name: &str, v: [usize; 2]) -> Result<()> {
+    if v.contains(&0) {
+        return Err(Error::Runtime(format!("{name} should be greater than zero, but got {name}: {v:?}")));
+    }
+    Ok(())
+}
+
+/// `x` (N, C, H, W) with `pads` = [(top, bottom), (left, right)] filled with `value`.
+fn pad2d(x: &Tensor, pads: [(usize, usize); 2], value: Scalar) -> Result<Tensor> {
+    if pads.iter().all(|&(a, b)| a == 0 && b == 0) {
+        return Ok(x.clone());
+    }
+    let s = x.shape();
+    let shape = [s[0], s[1], s[2] + pads[0].0 + pads[0].1, s[3] + pads[1].0 + pads[1].1];
+    let base = Tensor::full(&shape, value, x.dtype(), x.device())?;
+    let inner =
+        View::contiguous(&shape).slice(2, pads[0].0, pads[0].0 + s[2], 1).slice(3, pads[1].0, pads[1].0 + s[3], 1);
+    base.assigned(inner, x)
+}
+
+/// The window taps of padded `x`: for each kernel position (row-major), the (N, C, OH, OW) view it reads.
+fn taps(x: &Tensor, w: &Windows) -> Result<Vec<Tensor>> {
+    let mut out = Vec::with_capacity(w.kernel[0] * w.kernel[1]);
+    for i in 0..w.kernel[0] {
+        for j in 0..w.kernel[1] {
+            let (r0, c0) = (i * w.dilation[0], j * w.dilation[1]);
+            let (r1, c1) = (r0 + w.stride[0] * (w.out[0] - 1) + 1, c0 + w.stride[1] * (w.out[1] - 1) + 1);
+            let (sr, sc) = (w.stride[0], w.stride[1]);
+            out.push(x.derive(|v| Ok(v.slice(2, r0, r1, sr).slice(3, c0, c1, sc)))?);
+        }
+    }
+    Ok(out)
+}
+
+/// Output size of a window op along one dim (torch's formula), or an error naming the sizes.
+fn out_size(size: usize, k: usize, s: usize, d: usize, ceil: bool) -> Result<usize> {
+    let span = d * (k - 1) + 1;
+    if size < span {
+        return Err(Error::Runtime(format!(
+            "Calculated padded input size per channel: ({size}). Kernel size: ({span}). Kernel size can't be greater \
+             than actual input size"
+        )));
+    }
+    let n = size - span;
+    Ok(if ceil { n.div_ceil(s) } else { n / s } + 1)
+}
+
+fn require_4d(name: &str, x: &Tensor) -> Result<()> {
+    if x.ndim() != 4 {
+        return Err(Error::Runtime(format!(
+            "{name}: expected a 4-D input (N, C, H, W), but got input of size: {:?}",
+            x.shape()
+        )));
+    }
+    Ok(())
+}
+
+/// `conv2d(x, weight, bias, stride, padding, dilation, groups)` with weight (O, C/groups, KH, KW).
+pub fn conv2d(
+    x: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: [usize; 2],
+    padding: Padding,
+    dilation: [usize; 2],
+    groups: usize,
+) -> Result<Tensor> {
+    require_4d("conv2d", x)?;
+    check_pos("stride", stride)?;
+    check_pos("dilation", dilation)?;
+    if weight.ndim() != 4 {
+        return Err(Error::Runtime(format!("conv2d: expected a 4-D weight, got {:?}", weight.shape())));
+    }
+    let (n, c) = (x.shape()[0], x.shape()[1]);
+    let (o, cg, kh, kw) = (weight.shape()[0], weight.shape()[1], weight.shape()[2], weight.shape()[3]);
+    if groups == 0 || c % groups != 0 || o % groups != 0 || cg * groups != c {
+        return Err(Error::Runtime(format!(
+            "Given groups={groups}, weight of size {:?}, expected input{:?} to have {} channels, but got {c} channels \
+             instead",
+            weight.shape(),
+            x.shape(),
+            cg * groups
+        )));
+    }
+    if o == 0 {
+        return Err(Error::Runtime(format!(
+            "Given groups={groups}, expected weight to be at least 1 at dimension 0, but got weight of size {:?} \
+             instead",
+            weight.shape()
+        )));
+    }
+    super::nn::declared("conv2d", x)?;
+    if let Some(b) = bias {
+        if b.shape() != [o] {
+            return Err(Error::Runtime(format!("conv2d: bias of shape {:?} for {o} output channels", b.shape())));
+        }
+    }
+    let pads = match padding {
+        Padding::Explicit(p) => [(p[0], p[0]), (p[1], p[1])],
+        Padding::Valid => [(0, 0), (0, 0)],
+        Padding::Same => {
+            if stride != [1, 1] {
+                return Err(Error::Runtime("padding='same' is not supported for strided convolutions".into()));
+            }
+            let total = [dilation[0] * (kh - 1), dilation[1] * (kw - 1)];
+            [(total[0] / 2, total[0] - total[0] / 2), (total[1] / 2, total[1] - total[1] / 2)]
+        }
+    };
+    let xp = pad2d(x, pads, Scalar::Int(0))?;
+    let (hp, wp) = (xp.shape()[2], xp.shape()[3]);
+    let out = [out_size(hp, kh, stride[0], dilation[0], false)?, out_size(wp, kw, stride[1], dilation[1], false)?];
+    let win = Windows { kernel: [kh, kw], stride, dilation, out };
+    // im2col: (N, C, KH·KW, OH, OW), then (N, groups, C/groups·KH·KW, OH·OW) in the weight's (c, kh, kw) order.
+    let cols = stack(&taps(&xp, &win)?, 2)?;
+    let k = (cg * kh * kw) as i64;
+    let cols = cols.reshape(&[n as i64, groups as i64, k, (out[0] * out[1]) as i64])?;
+    let w = weight.reshape(&[groups as i64, (o / groups) as i64, k])?;
+    let y = w.matmul_acc(&cols)?; // (N, groups, O/groups, OH·OW)
+    let y = y.reshape(&[n as i64, o as i64, out[0] as i64, out[1] as i64])?;
+    let y = match bias {
+        Some(b) => binary(
+            &Operand::Tensor(y.clone()),
+            &Operand::Tensor(b.to_dtype(y.dtype())?.reshape(&[o as i64, 1, 1])?),
+            BinaryOp::Add,
+        )?,
+        None => y,
+    };
+    y.to_dtype(x.dtype())
+}
+
+/// `max_pool2d(x, kernel, stride, padding, dilation, ceil_mode)`: values and, for `return_indices`, the flat
+/// index (h·W + w) in the input of each maximum (the first one in the window, as torch).
+pub fn max_pool2d(
+    x: &Tensor,
+    kernel: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+    dilation: [usize; 2],
+    ceil_mode: bool,
+) -> Result<(Tensor, Tensor)> {
+    require_4d("max_pool2d", x)?;
+    check_pos("kernel_size", kernel)?;
+    check_pos("stride", stride)?;
+    check_pos("dilation", dilation)?;
+    if padding[0] * 2 > kernel[0] || padding[1] * 2 > kernel[1] {
+        return Err(Error::Runtime(format!(
+            "pad should be at most half of effective kernel size, but got pad={padding:?}, kernel_size={kernel:?}"
+        )));
+    }
+    if !x.dtype().is_float() && x.dtype() != DType::I64 && x.dtype() != DType::I32 {
+        return Err(Error::Unsupported(format!("\"max_pool2d\" not implemented for '{}'", x.dtype().name())));
+    }
+    let (h, w) = (x.shape()[2], x.shape()[3]);
+    let mut out = [
+        out_size(h + 2 * padding[0], kernel[0], stride[0], dilation[0], ceil_mode)?,
+        out_size(w + 2 * padding[1], kernel[1], stride[1], dilation[1], ceil_mode)?,
+    ];
+    // torch: with ceil_mode, the last window must start inside the input or the left padding.
+    for d in 0..2 {
+        let size = [h, w][d];
+        if ceil_mode && (out[d] - 1) * stride[d] >= size + padding[d] {
+            out[d] -= 1;
+        }
+    }
+    // Padding (and ceil_mode's overhang) reads −inf, which never wins a window.
+    let extra = |d: usize, size: usize| {
+        let need = (out[d] - 1) * stride[d] + dilation[d] * (kernel[d] - 1) + 1;
+        need.saturating_sub(size + 2 * padding[d])
+    };
+    let pads = [(padding[0], padding[0] + extra(0, h)), (padding[1], padding[1] + extra(1, w))];
+    let lowest = match x.dtype() {
+        DType::I32 => Scalar::Int(i32::MIN as i64),
+        DType::I64 => Scalar::Int(i64::MIN),
+        _ => Scalar::Float(f64::NEG_INFINITY),
+    };
+    let xp = pad2d(x, pads, lowest)?;
+    let win = Windows { kernel, stride, dilation, out };
+    let taps = taps(&xp, &win)?;
+    let kk = taps.len();
+    let stacked = stack(&taps, 4)?; // (N, C, OH, OW, K)
+    let first = stacked.detach().argmax(Some(4), true)?; // (N, C, OH, OW, 1), the first maximum
+    let positions = Tensor::arange(Scalar::Int(0), Scalar::Int(kk as i64), Scalar::Int(1), DType::I64, x.device())?;
+    let pick = binary(&Operand::Tensor(first.clone()), &Operand::Tensor(positions), BinaryOp::Eq)?;
+    let zero = Operand::Scalar(Scalar::Int(0));
+    let values = where_(&pick, &Operand::Tensor(stacked), &zero)?.sum(Some(&[4]), false)?.to_dtype(x.dtype())?;
+    // Flat input index of each window's tap k: (oh·sh − ph + i·dh)·W + (ow·sw − pw + j·dw).
+    let offsets: Vec<i64> = (0..kernel[0])
+        .flat_map(|i| (0..kernel[1]).map(move |j| ((i * dilation[0]) * w + j * dilation[1]) as i64))
+        .collect();
+    let offs =
+        Tensor::from_bytes(offsets.iter().flat_map(|v| v.to_le_bytes()).collect(), &[kk], DType::I64, x.device())?;
+    let tap_off = where_(&pick, &Operand::Tensor(offs), &zero)?.sum(Some(&[4]), false)?;
+    let rows = Tensor::arange(Scalar::Int(0), Scalar::Int(out[0] as i64), Scalar::Int(1), DType::I64, x.device())?;
+    let cols = Tensor::arange(Scalar::Int(0), Scalar::Int(out[1] as i64), Scalar::Int(1), DType::I64, x.device())?;
+    let scaled = |t: &Tensor, by: i64, minus: i64| -> Result<Tensor> {
+        binary(
+            &binary(&Operand::Tensor(t.clone()), &Operand::Scalar(Scalar::Int(by)), BinaryOp::Mul)?.into(),
+            &Operand::Scalar(Scalar::Int(-minus)),
+            BinaryOp::Add,
+        )
+    };
+    let r = scaled(&rows, (stride[0] * w) as i64, (padding[0] * w) as i64)?.reshape(&[out[0] as i64, 1])?;
+    let c = scaled(&cols, stride[1] as i64, padding[1] as i64)?;
+    let base = binary(&Operand::Tensor(r), &Operand::Tensor(c), BinaryOp::Add)?;
+    let indices = binary(&Operand::Tensor(tap_off), &Operand::Tensor(base), BinaryOp::Add)?;
+    Ok((values, indices))
+}
+
+/// `avg_pool2d(x, kernel, stride, padding, ceil_mode=False, count_include_pad=True)`: the mean of each window,
+/// zero padding counted, as torch's defaults.
+pub fn avg_pool2d(x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [usize; 2]) -> Result<Tensor> {
+    require_4d("avg_pool2d", x)?;
+    check_pos("kernel_size", kernel)?;
+    check_pos("stride", stride)?;
+    if padding[0] * 2 > kernel[0] || padding[1] * 2 > kernel[1] {
+        return Err(Error::Runtime(format!(
+            "pad should be at most half of effective kernel size, but got pad={padding:?}, kernel_size={kernel:?}"
+        )));
+    }
+    super::nn::declared("avg_pool2d", x)?;
+    if !x.dtype().is_float() {
+        return Err(Error::Unsupported(format!("\"avg_pool2d\" not implemented for '{}'", x.dtype().name())));
+    }
+    let (h, w) = (x.shape()[2], x.shape()[3]);
+    let out = [
+        out_size(h + 2 * padding[0], kernel[0], stride[0], 1, false)?,
+        out_size(w + 2 * padding[1], kernel[1], stride[1], 1, false)?,
+    ];
+    let xp = pad2d(x, [(padding[0], padding[0]), (padding[1], padding[1])], Scalar::Int(0))?;
+    let win = Windows { kernel, stride, dilation: [1, 1], out };
+    stack(&taps(&xp, &win)?, 4)?.mean(Some(&[4]), false)
+}
+
+/// `adaptive_avg_pool2d(x, (OH, OW))` where each input size is a multiple of the output size (equal windows).
+pub fn adaptive_avg_pool2d(x: &Tensor, out: [usize; 2]) -> Result<Tensor> {
+    require_4d("adaptive_avg_pool2d", x)?;
+    if x.numel() == 0 && !out.contains(&0) && !x.dtype().is_float() {
+        // torch returns the empty result before it looks at the dtype.
+        return Tensor::full(&[x.shape()[0], x.shape()[1], out[0], out[1]], Scalar::Int(0), x.dtype(), x.device());
+    }
+    if !x.dtype().is_float() {
+        return Err(Error::Unsupported(format!("\"adaptive_avg_pool2d\" not implemented for '{}'", x.dtype().name())));
+    }
+    let (h, w) = (x.shape()[2], x.shape()[3]);
+    if out.contains(&0) || h % out[0] != 0 || w % out[1] != 0 {
+        return Err(Error::Unsupported(format!(
+            "adaptive_avg_pool2d from {h}x{w} to {}x{}: only output sizes that divide the input size are supported",
+            out[0], out[1]
+        )));
+    }
+    let k = [h / out[0], w / out[1]];
+    avg_pool2d(x, k, k, [0, 0])
+}

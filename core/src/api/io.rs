@@ -1,0 +1,66 @@
+//! Saving and loading named tensors in the safetensors format (the `safetensors` crate parses and checks the
+//! header: lengths, offsets and overlaps), as bytes; front ends read and write the files.
+
+use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+
+use super::realize::read_bytes;
+use super::tensor::Tensor;
+use crate::base::buffer::DeviceId;
+use crate::base::dtype::DType;
+use crate::util::error::{Error, Result};
+
+fn to_st(d: DType) -> Dtype {
+    match d {
+        DType::F32 => Dtype::F32,
+        DType::F16 => Dtype::F16,
+        DType::BF16 => Dtype::BF16,
+        DType::F64 => Dtype::F64,
+        DType::I32 => Dtype::I32,
+        DType::I64 => Dtype::I64,
+        DType::Bool => Dtype::BOOL,
+    }
+}
+
+fn from_st(d: Dtype, name: &str) -> Result<DType> {
+    Ok(match d {
+        Dtype::F32 => DType::F32,
+        Dtype::F16 => DType::F16,
+        Dtype::BF16 => DType::BF16,
+        Dtype::F64 => DType::F64,
+        Dtype::I32 => DType::I32,
+        Dtype::I64 => DType::I64,
+        Dtype::BOOL => DType::Bool,
+        other => return Err(Error::Dtype(format!("tensor '{name}' has dtype {other:?}, which vkml does not support"))),
+    })
+}
+
+/// The safetensors bytes of `tensors` (values are read back from their devices), with optional string metadata.
+pub fn save_safetensors(tensors: &[(String, Tensor)], metadata: Option<Vec<(String, String)>>) -> Result<Vec<u8>> {
+    let mut data = Vec::with_capacity(tensors.len());
+    for (name, t) in tensors {
+        data.push((name.clone(), t.dtype(), t.shape().to_vec(), read_bytes(t)?));
+    }
+    let views = data
+        .iter()
+        .map(|(name, d, shape, bytes)| {
+            TensorView::new(to_st(*d), shape.clone(), bytes)
+                .map(|v| (name.clone(), v))
+                .map_err(|e| Error::Value(format!("tensor '{name}': {e}")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let meta = metadata.map(|m| m.into_iter().collect());
+    safetensors::serialize(views, meta).map_err(|e| Error::Value(format!("cannot write safetensors: {e}")))
+}
+
+/// The tensors stored in safetensors `bytes`, in file order, created on `device`. A malformed or truncated file
+/// is an error that says what is wrong.
+pub fn load_safetensors(bytes: &[u8], device: DeviceId) -> Result<Vec<(String, Tensor)>> {
+    let st = SafeTensors::deserialize(bytes).map_err(|e| Error::Io(format!("not a valid safetensors file: {e}")))?;
+    let mut out = Vec::new();
+    for (name, view) in st.iter() {
+        let dtype = from_st(view.dtype(), name)?;
+        let t = Tensor::from_bytes(view.data().to_vec(), view.shape(), dtype, device)?;
+        out.push((name.to_string(), t));
+    }
+    Ok(out)
+}

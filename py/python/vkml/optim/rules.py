@@ -1,0 +1,90 @@
+"""SGD, Adam and AdamW with torch's arguments and defaults; each step is one call into Rust per param group."""
+
+from .. import _vkml
+from .optimizer import Optimizer
+
+
+def _check(lr, **more):
+    if lr < 0.0:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    for name, v in more.items():
+        if v < 0.0:
+            raise ValueError(f"Invalid {name} value: {v}")
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False):
+        _check(lr, momentum=momentum, weight_decay=weight_decay)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        defaults = dict(
+            lr=lr,
+            momentum=momentum,
+            dampening=dampening,
+            weight_decay=weight_decay,
+            nesterov=nesterov,
+            maximize=maximize,
+        )
+        super().__init__(params, defaults)
+
+    def _update(self, g, params):
+        bufs = [self._state(p).get("momentum_buffer") for p in params]
+        bufs = _vkml.sgd_step(
+            params,
+            bufs,
+            lr=g["lr"],
+            momentum=g["momentum"],
+            dampening=g["dampening"],
+            weight_decay=g["weight_decay"],
+            nesterov=g["nesterov"],
+            maximize=g["maximize"],
+        )
+        for p, b in zip(params, bufs):
+            if b is not None:
+                self._state(p)["momentum_buffer"] = b
+
+
+class Adam(Optimizer):
+    _decoupled = False
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *, maximize=False):
+        _check(lr, eps=eps, weight_decay=weight_decay)
+        for i, b in enumerate(betas):
+            if not 0.0 <= b < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {i}: {b}")
+        defaults = dict(
+            lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize
+        )
+        super().__init__(params, defaults)
+
+    def _update(self, g, params):
+        st = [self._state(p) for p in params]
+        steps, m, v, vmax = _vkml.adam_step(
+            params,
+            [int(s.get("step", 0)) for s in st],
+            [s.get("exp_avg") for s in st],
+            [s.get("exp_avg_sq") for s in st],
+            [s.get("max_exp_avg_sq") for s in st],
+            lr=g["lr"],
+            beta1=g["betas"][0],
+            beta2=g["betas"][1],
+            eps=g["eps"],
+            weight_decay=g["weight_decay"],
+            amsgrad=g["amsgrad"],
+            maximize=g["maximize"],
+            decoupled=self._decoupled,
+        )
+        for s, k, a, b, c in zip(st, steps, m, v, vmax):
+            s["step"] = k
+            s["exp_avg"], s["exp_avg_sq"] = a, b
+            if c is not None:
+                s["max_exp_avg_sq"] = c
+
+
+class AdamW(Adam):
+    _decoupled = True
+
+    def __init__(
+        self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *, maximize=False
+    ):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)

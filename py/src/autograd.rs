@@ -1,0 +1,71 @@
+//! Autograd entry points: `vkml.backward`, grad mode, and what `Tensor.grad_fn` returns. The engine is
+//! `vkml_core::autograd`; the Tensor methods (`backward`, `grad`, `requires_grad_`) live with the Tensor class.
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+use vkml_core::api::Tensor as Core;
+
+use crate::convert::OrPy;
+use crate::pytensor::Tensor;
+
+/// What `Tensor.grad_fn` returns: the name of the recorded backward step (`MulBackward0`).
+#[pyclass(name = "GradFn", module = "vkml", frozen)]
+pub struct GradNode(pub String);
+
+#[pymethods]
+impl GradNode {
+    fn name(&self) -> String {
+        self.0.clone()
+    }
+    fn __repr__(&self) -> String {
+        format!("<{}>", self.0)
+    }
+}
+
+/// `vkml.backward(tensors, grad_tensors=None, retain_graph=None)`, as `torch.autograd.backward`.
+#[pyfunction]
+#[pyo3(signature = (tensors, grad_tensors = None, retain_graph = None))]
+fn backward(
+    py: Python<'_>,
+    tensors: &Bound<'_, PyAny>,
+    grad_tensors: Option<&Bound<'_, PyAny>>,
+    retain_graph: Option<bool>,
+) -> PyResult<()> {
+    let one_or_many = |ob: &Bound<'_, PyAny>| match ob.extract::<PyRef<'_, Tensor>>() {
+        Ok(t) => Ok(vec![t.0.clone()]),
+        Err(_) => crate::tensor_list(ob),
+    };
+    let outs = one_or_many(tensors)?;
+    let grads: Vec<Option<Core>> = match grad_tensors {
+        Some(g) if !g.is_none() => {
+            let gs = one_or_many(g)?;
+            if gs.len() != outs.len() {
+                return Err(PyRuntimeError::new_err(format!("got {} tensors and {} gradients", outs.len(), gs.len())));
+            }
+            gs.into_iter().map(Some).collect()
+        }
+        _ => vec![None; outs.len()],
+    };
+    let roots: Vec<(Core, Option<Core>)> = outs.into_iter().zip(grads).collect();
+    py.detach(|| vkml_core::autograd::backward(&roots, retain_graph.unwrap_or(false))).py()
+}
+
+#[pyfunction]
+fn is_grad_enabled() -> bool {
+    vkml_core::api::grad::is_grad_enabled()
+}
+
+/// Set grad mode for this thread; returns the previous mode (the `no_grad` context manager restores it).
+#[pyfunction]
+fn set_grad_enabled(on: bool) -> bool {
+    vkml_core::api::grad::set_grad_enabled(on)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(backward, m)?)?;
+    m.add_function(wrap_pyfunction!(is_grad_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(set_grad_enabled, m)?)?;
+    m.add_class::<GradNode>()?;
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! `vkml.nn.functional` entry points: thin wrappers over `vkml_core::api::nn`, where the math lives.
+
+use pyo3::prelude::*;
+
+use vkml_core::api::conv::{self, Padding};
+use vkml_core::api::nn::{self, Reduction};
+
+use crate::convert::{int_list, OrPy};
+use crate::pytensor::Tensor;
+
+fn red(reduction: &str) -> PyResult<Reduction> {
+    Reduction::parse(reduction).py()
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias = None))]
+pub fn linear(
+    input: PyRef<'_, Tensor>,
+    weight: PyRef<'_, Tensor>,
+    bias: Option<PyRef<'_, Tensor>>,
+) -> PyResult<Tensor> {
+    Ok(Tensor(nn::linear(&input.0, &weight.0, bias.as_ref().map(|b| &b.0)).py()?))
+}
+
+#[pyfunction]
+pub fn sigmoid(input: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+    Ok(Tensor(nn::sigmoid(&input.0).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, dim, dtype = None))]
+pub fn softmax(input: PyRef<'_, Tensor>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    let x = with_dtype(&input, dtype)?;
+    Ok(Tensor(nn::softmax(&x, dim).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, dim, dtype = None))]
+pub fn log_softmax(input: PyRef<'_, Tensor>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+    let x = with_dtype(&input, dtype)?;
+    Ok(Tensor(nn::log_softmax(&x, dim).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, dim, keepdim = false))]
+pub fn logsumexp(input: PyRef<'_, Tensor>, dim: &Bound<'_, PyAny>, keepdim: bool) -> PyResult<Tensor> {
+    Ok(Tensor(nn::logsumexp(&input.0, &int_list(dim)?, keepdim).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, target, weight = None, ignore_index = -100, reduction = "mean", label_smoothing = 0.0))]
+pub fn cross_entropy(
+    py: Python<'_>,
+    input: PyRef<'_, Tensor>,
+    target: PyRef<'_, Tensor>,
+    weight: Option<PyRef<'_, Tensor>>,
+    ignore_index: i64,
+    reduction: &str,
+    label_smoothing: f64,
+) -> PyResult<Tensor> {
+    let (x, y, w, r) = (input.0.clone(), target.0.clone(), weight.map(|w| w.0.clone()), red(reduction)?);
+    let out = py.detach(|| nn::cross_entropy(&x, &y, w.as_ref(), ignore_index, r, label_smoothing));
+    Ok(Tensor(out.py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, target, weight = None, ignore_index = -100, reduction = "mean"))]
+pub fn nll_loss(
+    py: Python<'_>,
+    input: PyRef<'_, Tensor>,
+    target: PyRef<'_, Tensor>,
+    weight: Option<PyRef<'_, Tensor>>,
+    ignore_index: i64,
+    reduction: &str,
+) -> PyResult<Tensor> {
+    let (x, y, w, r) = (input.0.clone(), target.0.clone(), weight.map(|w| w.0.clone()), red(reduction)?);
+    Ok(Tensor(py.detach(|| nn::nll_loss(&x, &y, w.as_ref(), ignore_index, r)).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, target, reduction = "mean"))]
+pub fn mse_loss(input: PyRef<'_, Tensor>, target: PyRef<'_, Tensor>, reduction: &str) -> PyResult<Tensor> {
+    Ok(Tensor(nn::mse_loss(&input.0, &target.0, red(reduction)?).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, p = 0.5, training = true))]
+pub fn dropout(input: PyRef<'_, Tensor>, p: f64, training: bool) -> PyResult<Tensor> {
+    Ok(Tensor(nn::dropout(&input.0, p, training).py()?))
+}
+
+/// An int or a pair of ints (torch's `_pair`).
+fn pair(ob: &Bound<'_, PyAny>, name: &str) -> PyResult<[usize; 2]> {
+    if let Ok(v) = ob.extract::<usize>() {
+        return Ok([v, v]);
+    }
+    let v = int_list(ob)?;
+    match v.as_slice() {
+        [a, b] if *a >= 0 && *b >= 0 => Ok([*a as usize, *b as usize]),
+        _ => {
+            Err(pyo3::exceptions::PyValueError::new_err(format!("{name} must be an int or a pair of ints, got {v:?}")))
+        }
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, dilation = None, groups = 1))]
+#[allow(clippy::too_many_arguments)]
+pub fn conv2d(
+    input: PyRef<'_, Tensor>,
+    weight: PyRef<'_, Tensor>,
+    bias: Option<PyRef<'_, Tensor>>,
+    stride: Option<&Bound<'_, PyAny>>,
+    padding: Option<&Bound<'_, PyAny>>,
+    dilation: Option<&Bound<'_, PyAny>>,
+    groups: usize,
+) -> PyResult<Tensor> {
+    let one = |o: Option<&Bound<'_, PyAny>>, name: &str, d: usize| o.map_or(Ok([d, d]), |o| pair(o, name));
+    let pad = match padding {
+        None => Padding::Explicit([0, 0]),
+        Some(p) => match p.extract::<String>() {
+            Ok(s) if s == "same" => Padding::Same,
+            Ok(s) if s == "valid" => Padding::Valid,
+            Ok(s) => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "Invalid padding string '{s}', should be one of {{'valid', 'same'}}"
+                )))
+            }
+            Err(_) => Padding::Explicit(pair(p, "padding")?),
+        },
+    };
+    let (s, d) = (one(stride, "stride", 1)?, one(dilation, "dilation", 1)?);
+    let b = bias.as_ref().map(|b| &b.0);
+    Ok(Tensor(conv::conv2d(&input.0, &weight.0, b, s, pad, d, groups).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, kernel_size, stride = None, padding = None, dilation = None, ceil_mode = false,
+                    return_indices = false))]
+#[allow(clippy::too_many_arguments)]
+pub fn max_pool2d<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, Tensor>,
+    kernel_size: &Bound<'py, PyAny>,
+    stride: Option<&Bound<'py, PyAny>>,
+    padding: Option<&Bound<'py, PyAny>>,
+    dilation: Option<&Bound<'py, PyAny>>,
+    ceil_mode: bool,
+    return_indices: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let k = pair(kernel_size, "kernel_size")?;
+    let s = match stride {
+        Some(s) if !s.is_none() => pair(s, "stride")?,
+        _ => k,
+    };
+    let p = padding.map_or(Ok([0, 0]), |p| pair(p, "padding"))?;
+    let d = dilation.map_or(Ok([1, 1]), |d| pair(d, "dilation"))?;
+    let (v, i) = conv::max_pool2d(&input.0, k, s, p, d, ceil_mode).py()?;
+    if return_indices {
+        Ok((Tensor(v), Tensor(i)).into_pyobject(py)?.into_any())
+    } else {
+        Ok(Bound::new(py, Tensor(v))?.into_any())
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, kernel_size, stride = None, padding = None))]
+pub fn avg_pool2d(
+    input: PyRef<'_, Tensor>,
+    kernel_size: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+    padding: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
+    let k = pair(kernel_size, "kernel_size")?;
+    let s = match stride {
+        Some(s) if !s.is_none() => pair(s, "stride")?,
+        _ => k,
+    };
+    let p = padding.map_or(Ok([0, 0]), |p| pair(p, "padding"))?;
+    Ok(Tensor(conv::avg_pool2d(&input.0, k, s, p).py()?))
+}
+
+#[pyfunction]
+pub fn adaptive_avg_pool2d(input: PyRef<'_, Tensor>, output_size: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    Ok(Tensor(conv::adaptive_avg_pool2d(&input.0, pair(output_size, "output_size")?).py()?))
+}
+
+/// torch's `dtype=` of the softmax family: the input is cast first.
+fn with_dtype(input: &Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<vkml_core::api::Tensor> {
+    match crate::convert::opt_dtype(dtype)? {
+        Some(d) => input.0.to_dtype(d).py(),
+        None => Ok(input.0.clone()),
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(linear, m)?)?;
+    m.add_function(wrap_pyfunction!(sigmoid, m)?)?;
+    m.add_function(wrap_pyfunction!(softmax, m)?)?;
+    m.add_function(wrap_pyfunction!(log_softmax, m)?)?;
+    m.add_function(wrap_pyfunction!(logsumexp, m)?)?;
+    m.add_function(wrap_pyfunction!(cross_entropy, m)?)?;
+    m.add_function(wrap_pyfunction!(nll_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(mse_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(dropout, m)?)?;
+    m.add_function(wrap_pyfunction!(conv2d, m)?)?;
+    m.add_function(wrap_pyfunction!(max_pool2d, m)?)?;
+    m.add_function(wrap_pyfunction!(avg_pool2d, m)?)?;
+    m.add_function(wrap_pyfunction!(adaptive_avg_pool2d, m)?)?;
+    Ok(())
+}

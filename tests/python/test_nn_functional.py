@@ -1,0 +1,180 @@
+"""The network functions (linear, sigmoid, the softmax family, the losses) against torch on every device, input class
+and dtype, with their keyword arguments and errors."""
+
+import numpy as np
+import pytest
+from helpers import case, check_op, error, matrix
+
+T6 = [0, 4, 2, 2, 1, 3]  # class targets for 6 samples of 5 classes
+
+
+def F(lib):
+    return lib.nn.functional
+
+
+FUNCS = {
+    "linear": ([(4, 5), (3, 5), (3,)], lambda x, w, b, lib: F(lib).linear(x, w, b)),
+    "sigmoid": ([(5, 7)], lambda x: x.sigmoid()),
+    "softmax": ([(5, 7)], lambda x: x.softmax(1)),
+    "log_softmax": ([(5, 7)], lambda x: x.log_softmax(-1)),
+    "logsumexp": ([(5, 7)], lambda x: x.logsumexp(1)),
+    "cross_entropy": ([(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(x, lib.tensor(T6, device=dev))),
+    "nll_loss": ([(6, 5)], lambda x, lib, dev: F(lib).nll_loss(x, lib.tensor(T6, device=dev))),
+    "mse_loss": ([(5, 7), (5, 7)], lambda a, b, lib: F(lib).mse_loss(a, b)),
+    "conv2d": ([(2, 3, 6, 5), (4, 3, 3, 3), (4,)], lambda x, w, b, lib: F(lib).conv2d(x, w, b, padding=1)),
+    "max_pool2d": ([(2, 3, 6, 6)], lambda x, lib: F(lib).max_pool2d(x, 2)),
+    "avg_pool2d": ([(2, 3, 6, 6)], lambda x, lib: F(lib).avg_pool2d(x, 2)),
+    "adaptive_avg_pool2d": ([(2, 3, 6, 6)], lambda x, lib: F(lib).adaptive_avg_pool2d(x, 3)),
+}
+
+
+@pytest.mark.parametrize(("op", "cls", "dtype"), matrix(FUNCS))
+def test_matrix(op, cls, dtype, device):
+    shapes, fn = FUNCS[op]
+    if isinstance(dtype, tuple):
+        dtype = dtype + (dtype[-1],) * (len(shapes) - len(dtype))
+    check_op(op, shapes, fn, device, cls, dtype)
+
+
+def W5(lib, dev, x):
+    return lib.tensor([1.0, 2.0, 0.5, 1.0, 3.0], device=dev).to(x.dtype)
+
+
+CASES = [
+    case("linear", [(2, 3, 5), (4, 5)], lambda x, w, lib: F(lib).linear(x, w)),
+    case("linear", [(5,), (4, 5), (4,)], lambda x, w, b, lib: F(lib).linear(x, w, b)),
+    case("linear", [(64, 100), (33, 100), (33,)], lambda x, w, b, lib: F(lib).linear(x, w, b)),
+    case("sigmoid", [np.array([-100.0, -20.0, 0.0, 20.0, 100.0, 1e-30])], lambda x: x.sigmoid()),
+    case("sigmoid", [(4, 4)], lambda x, lib: lib.sigmoid(x)),
+    case("softmax", [(3, 4, 5)], lambda x: x.softmax(0)),
+    case("softmax", [(3, 300)], lambda x: x.softmax(-1), domain="wide"),
+    case("softmax", [np.array([[1.0, float("-inf"), 2.0], [float("-inf")] * 3])], lambda x: x.softmax(1)),
+    case("log_softmax", [(3, 4, 5)], lambda x: x.log_softmax(1)),
+    case("log_softmax", [(2, 30)], lambda x: x.log_softmax(1), domain="wide"),
+    case("log_softmax", [(4, 6)], lambda x, lib: x.log_softmax(1, dtype=lib.float64)),
+    case("logsumexp", [(3, 4, 5)], lambda x: x.logsumexp((0, 2), keepdim=True)),
+    case("logsumexp", [np.array([[1e3, 1e3], [-np.inf, -np.inf], [np.inf, 1.0]])], lambda x: x.logsumexp(1)),
+    case("logsumexp", [(0, 4)], lambda x: x.logsumexp(0)),
+    case("cross_entropy", [(4, 3, 5)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor([[0, 1, 2, 0, 1]] * 4, device=dev))),
+    case("cross_entropy", [(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor([0, 4, -100, 2, 1, 3], device=dev), weight=W5(lib, dev, x))),
+    case("cross_entropy", [(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor([0, 4, 7, 2, 1, 3], device=dev), ignore_index=7, reduction="sum")),
+    case("cross_entropy", [(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor(T6, device=dev), reduction="none", label_smoothing=0.2)),
+    case("cross_entropy", [(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor(T6, device=dev), weight=W5(lib, dev, x), label_smoothing=0.1)),
+    case("cross_entropy", [(6, 5), (6, 5)], lambda x, p, lib: F(lib).cross_entropy(x, p.softmax(1))),
+    case("cross_entropy", [(6, 5), (6, 5)], lambda x, p, lib: F(lib).cross_entropy(
+        x, p.softmax(1), label_smoothing=0.3, reduction="sum")),
+    case("cross_entropy", [(5,)], lambda x, lib, dev: F(lib).cross_entropy(x, lib.tensor(3, device=dev))),
+    case("cross_entropy", [(64, 10)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor(np.arange(64) % 10, device=dev)), domain="wide"),
+    case("nll_loss", [(6, 5)], lambda x, lib, dev: F(lib).nll_loss(
+        x, lib.tensor(T6, device=dev), weight=W5(lib, dev, x), reduction="sum")),
+    case("nll_loss", [(6, 5)], lambda x, lib, dev: F(lib).nll_loss(
+        x, lib.tensor([0, -100, 2, 2, 1, 3], device=dev), reduction="none")),
+    case("mse_loss", [(5, 7), (5, 7)], lambda a, b, lib: F(lib).mse_loss(a, b, reduction="sum")),
+    case("mse_loss", [(5, 7), (5, 7)], lambda a, b, lib: F(lib).mse_loss(a, b, reduction="none")),
+    case("mse_loss", [(5, 7)], lambda a, lib: F(lib).mse_loss(a, a > 0)),
+    case("conv2d", [(2, 4, 9, 8), (6, 2, 3, 2)], lambda x, w, lib: F(lib).conv2d(x, w, stride=2, groups=2)),
+    case("conv2d", [(1, 2, 7, 7), (3, 2, 3, 3), (3,)], lambda x, w, b, lib: F(lib).conv2d(
+        x, w, b, padding="same", dilation=2)),
+    case("conv2d", [(2, 2, 6, 6), (3, 2, 2, 2)], lambda x, w, lib: F(lib).conv2d(x, w, padding="same")),
+    case("conv2d", [(8, 16, 14, 14), (32, 16, 3, 3), (32,)], lambda x, w, b, lib: F(lib).conv2d(x, w, b, padding=1)),
+    case("conv2d", [(2, 3, 5, 5), (4, 3, 5, 5)], lambda x, w, lib: F(lib).conv2d(x, w, padding="valid")),
+    case("max_pool2d", [(2, 3, 7, 7)], lambda x, lib: F(lib).max_pool2d(x, 3, 2, 1, return_indices=True)),
+    case("max_pool2d", [(2, 3, 7, 6)], lambda x, lib: F(lib).max_pool2d(x, 2, ceil_mode=True, return_indices=True)),
+    case("max_pool2d", [(1, 2, 9, 9)], lambda x, lib: F(lib).max_pool2d(x, (2, 3), (1, 2), dilation=2)),
+    case("max_pool2d", [(2, 3, 6, 6)], lambda x, lib: F(lib).max_pool2d(x, 2, return_indices=True), domain="grid"),
+    case("avg_pool2d", [(2, 3, 7, 7)], lambda x, lib: F(lib).avg_pool2d(x, 3, 2, 1)),
+    case("adaptive_avg_pool2d", [(2, 3, 6, 6)], lambda x, lib: F(lib).adaptive_avg_pool2d(x, 1)),
+]
+
+
+@pytest.mark.parametrize("c", CASES)
+def test_cases(c, device):
+    c.run(device)
+
+
+ERRORS = [
+    error(
+        "cross_entropy",
+        [(6, 5)],
+        lambda x, lib, dev: F(lib).cross_entropy(x, lib.tensor([0, 9, 1, 1, 1, 1], device=dev)),
+        IndexError,
+        "out of bounds",
+    ),
+    error("cross_entropy", [(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(x, lib.tensor([0, 1], device=dev)),
+          ValueError, "batch_size"),
+    error("cross_entropy", [(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor(T6, device=dev).int()), RuntimeError, "Long"),
+    error("cross_entropy", [(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor(T6, device=dev), label_smoothing=1.5), (ValueError, RuntimeError), "label_smoothing"),
+    error("cross_entropy", [(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor(T6, device=dev), weight=lib.ones(3, device=dev)), RuntimeError, "weight"),
+    error("cross_entropy", [(6, 5)], lambda x, lib, dev: F(lib).cross_entropy(
+        x, lib.tensor(T6, device=dev), reduction="avg"), ValueError, "reduction"),
+    error("linear", [(4, 5), (3, 4)], lambda x, w, lib: F(lib).linear(x, w), RuntimeError, "shapes|multiplied"),
+    error("softmax", [(4, 5)], lambda x: x.long().softmax(1), (NotImplementedError, RuntimeError), "softmax"),
+    error("conv2d", [(2, 3, 6, 6), (4, 2, 3, 3)], lambda x, w, lib: F(lib).conv2d(x, w), RuntimeError, "channels"),
+    error("conv2d", [(2, 3, 2, 2), (4, 3, 3, 3)], lambda x, w, lib: F(lib).conv2d(x, w), RuntimeError, "[Kk]ernel"),
+    error("conv2d", [(2, 3, 6, 6), (4, 3, 3, 3)], lambda x, w, lib: F(lib).conv2d(x, w, padding="full"),
+          (ValueError, RuntimeError), "padding"),
+    error("max_pool2d", [(2, 3, 6, 6)], lambda x, lib: F(lib).max_pool2d(x, 2, padding=2), RuntimeError, "pad"),
+    error("max_pool2d", [(3, 6, 6)], lambda x, lib: F(lib).max_pool2d(x.unsqueeze(0), 7), RuntimeError, "[Kk]ernel"),
+]
+
+
+@pytest.mark.parametrize("device_cls", ["contiguous", "strided", "empty"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "float64"])
+def test_dropout(device, device_cls, dtype):
+    """Dropout's kept elements are x·(1/(1−p)) and its dropped ones 0, its keep rate is 1−p within 5σ of the
+    binomial, eval mode and p=0 return the input, and the gradient is the same mask and scale."""
+    import vkml
+    from helpers import check_unsupported, make, record
+
+    if dtype == "float64" and device != "cpu":
+        check_unsupported("dropout", device, dtype, lambda: vkml.nn.functional.dropout(
+            vkml.ones(4, dtype=vkml.float64, device="cpu").to(device), 0.5), device_cls)
+        return
+    shape = (64, 50) if device_cls != "empty" else (0, 50)
+    _, x = make(shape, device_cls, dtype, device)
+    x = x.abs() + 1  # nonzero, so a zero in the output is a dropped element
+    x.requires_grad_(True) if x.is_leaf else None
+    p = 0.3
+    vkml.manual_seed(5)
+    y = vkml.nn.functional.dropout(x, p)
+    xs, ys = x.float().numpy(), y.float().numpy()
+    kept = ys != 0
+    # The scale is a Python scalar: float64 math for float64, float32 math (rounded once) for the others.
+    wide = x.double() * (1 / (1 - p)) if dtype == "float64" else x.float() * float(np.float32(1 / (1 - p)))
+    expect = wide.to(x.dtype).float().numpy()
+    assert np.array_equal(ys[kept], expect[kept]), "kept elements must be x·(1/(1−p)) rounded once"
+    n = xs.size
+    if n:
+        sigma = np.sqrt(n * p * (1 - p))
+        assert abs(kept.sum() - n * (1 - p)) < 5 * sigma, f"keep rate {kept.mean()} for p={p}"
+    assert np.array_equal(vkml.nn.functional.dropout(x, p, training=False).float().numpy(), xs)
+    assert np.array_equal(vkml.nn.functional.dropout(x, 0.0).float().numpy(), xs)
+    assert not vkml.nn.functional.dropout(x, 1.0).float().numpy().any()
+    leaf = vkml.tensor(np.ones((8, 9), np.float32), device=device, requires_grad=True)
+    vkml.manual_seed(6)
+    out = vkml.nn.functional.dropout(leaf, 0.5)
+    out.sum().backward()
+    assert np.array_equal(leaf.grad.numpy(), out.detach().numpy()), "the gradient of dropout is its mask and scale"
+    record("dropout", device, device_cls, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "bool"])
+def test_dropout_integers(device, dtype):
+    from helpers import check_error
+
+    check_error("dropout", [(4, 5)], lambda x, lib: lib.nn.functional.dropout(x, 0.5), device, RuntimeError,
+                "can't be cast", dtype=dtype)
+
+
+@pytest.mark.parametrize("c", ERRORS)
+def test_errors(c, device):
+    c.run(device)
