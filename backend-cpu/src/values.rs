@@ -75,11 +75,62 @@ pub fn float_to_int(v: f64, d: DType) -> i64 {
 
 /// Gather the elements under `view` from a buffer of `dtype`, converted to `class`.
 pub fn gather(bytes: &[u8], dtype: DType, view: &View, class: Class) -> Values {
-    let idx = view.indices();
+    if view.numel() > 0 && view.is_contiguous() {
+        // The common case reads a run of the buffer in order, without building an index list.
+        let (start, n) = (view.offset, view.numel());
+        if dtype == DType::F32 && class == Class::F32 {
+            let run = &bytes[4 * start..4 * (start + n)];
+            return Values::F32(run.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
+        }
+        let range = start..start + n;
+        return match class {
+            Class::F32 => Values::F32(range.map(|i| read_f32(bytes, dtype, i)).collect()),
+            Class::F64 => Values::F64(range.map(|i| read_f64(bytes, dtype, i)).collect()),
+            Class::I64 => Values::I64(range.map(|i| read_i64(bytes, dtype, i)).collect()),
+        };
+    }
+    if view.numel() > 0 && view.strides.iter().all(|&st| st == 0) {
+        // A broadcast scalar: one read.
+        let (i, n) = (view.offset, view.numel());
+        return match class {
+            Class::F32 => Values::F32(vec![read_f32(bytes, dtype, i); n]),
+            Class::F64 => Values::F64(vec![read_f64(bytes, dtype, i); n]),
+            Class::I64 => Values::I64(vec![read_i64(bytes, dtype, i); n]),
+        };
+    }
     match class {
-        Class::F32 => Values::F32(idx.iter().map(|&i| read_f32(bytes, dtype, i)).collect()),
-        Class::F64 => Values::F64(idx.iter().map(|&i| read_f64(bytes, dtype, i)).collect()),
-        Class::I64 => Values::I64(idx.iter().map(|&i| read_i64(bytes, dtype, i)).collect()),
+        Class::F32 => Values::F32(walk(view, |i| read_f32(bytes, dtype, i))),
+        Class::F64 => Values::F64(walk(view, |i| read_f64(bytes, dtype, i))),
+        Class::I64 => Values::I64(walk(view, |i| read_i64(bytes, dtype, i))),
+    }
+}
+
+/// `f` of each buffer index under `view`, in row-major order, stepping an odometer (no index list is built).
+fn walk<T>(view: &View, f: impl Fn(usize) -> T) -> Vec<T> {
+    let n = view.numel();
+    let mut out = Vec::with_capacity(n);
+    if n == 0 {
+        return out;
+    }
+    let nd = view.ndim();
+    let mut idx = vec![0usize; nd];
+    let mut at = view.offset as isize;
+    loop {
+        out.push(f(at as usize));
+        let mut d = nd;
+        loop {
+            if d == 0 {
+                return out;
+            }
+            d -= 1;
+            idx[d] += 1;
+            at += view.strides[d];
+            if idx[d] < view.shape[d] {
+                break;
+            }
+            at -= view.strides[d] * view.shape[d] as isize;
+            idx[d] = 0;
+        }
     }
 }
 
@@ -90,6 +141,9 @@ pub fn load(bytes: &[u8], dtype: DType, view: &View) -> Values {
 
 /// Encode values as `dtype` in NumPy layout, converting between classes as a cast does.
 pub fn encode(v: &Values, dtype: DType) -> Vec<u8> {
+    if let (Values::F32(xs), DType::F32) = (v, dtype) {
+        return xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    }
     let mut out = Vec::with_capacity(len(v) * dtype.itemsize());
     match v {
         Values::F32(xs) => xs.iter().for_each(|&x| push_f32(&mut out, x, dtype)),

@@ -155,11 +155,9 @@ pub fn max_pool2d<'py>(
     };
     let p = padding.map_or(Ok([0, 0]), |p| pair(p, "padding"))?;
     let d = dilation.map_or(Ok([1, 1]), |d| pair(d, "dilation"))?;
-    let (v, i) = conv::max_pool2d(&input.0, k, s, p, d, ceil_mode).py()?;
-    if return_indices {
-        Ok((Tensor(v), Tensor(i)).into_pyobject(py)?.into_any())
-    } else {
-        Ok(Bound::new(py, Tensor(v))?.into_any())
+    match conv::max_pool2d(&input.0, k, s, p, d, ceil_mode, return_indices).py()? {
+        (v, Some(i)) => Ok((Tensor(v), Tensor(i)).into_pyobject(py)?.into_any()),
+        (v, None) => Ok(Bound::new(py, Tensor(v))?.into_any()),
     }
 }
 

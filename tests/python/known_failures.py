@@ -17,6 +17,10 @@ CONV_INF = (
     "torch's float32/16-bit CPU convolution (oneDNN) returns ±inf in windows where its own float64 path and vkml "
     "give nan (inf·0 and inf − inf inside one window)"
 )
+CONV_OVERFLOW = (
+    "inputs near the float64 maximum: vkml sums a convolution tap by tap and a partial sum overflows to inf where "
+    "torch's order stays finite; the contract bounds rounding, not overflow of intermediate sums"
+)
 BOOL_MATMUL = "vkml refuses bool matmul before looking at sizes; torch accepts it when a dim is empty"
 
 # test id pattern -> (reason, the coverage cell (op, device, input class, dtype) it leaves without a passing case)
@@ -44,6 +48,10 @@ KNOWN = {
         for dev in DEVICES
         for dt in ("float32", "float16", "bfloat16")
     },
+    "tests/python/test_nn_functional.py::test_matrix[cpu-conv2d-extreme-float64]": (
+        CONV_OVERFLOW,
+        ("conv2d", "cpu", "extreme", "float64"),
+    ),
     "tests/python/test_nn_functional.py::test_matrix[cpu-linear-empty-bool]": (
         BOOL_MATMUL,
         ("linear", "cpu", "empty", "bool"),

@@ -3,6 +3,7 @@
 //! (im2col) and multiplies once by the weight; max_pool2d picks the first maximum of the taps, as torch.
 
 use super::elementwise::{binary, where_};
+use super::index::IndexItem;
 use super::join::stack;
 use super::promote::Operand;
 use super::tensor::Tensor;
@@ -60,6 +61,20 @@ fn taps(x: &Tensor, w: &Windows) -> Result<Vec<Tensor>> {
         }
     }
     Ok(out)
+}
+
+/// The taps side by side in a last dim: (N, C, OH, OW, KH·KW). Non-overlapping windows (stride = kernel, no
+/// dilation) are a view of the input, copied once; others are stacked tap by tap.
+fn tap_stack(x: &Tensor, w: &Windows) -> Result<Tensor> {
+    let [kh, kw] = w.kernel;
+    let [oh, ow] = w.out;
+    if w.stride != w.kernel || w.dilation != [1, 1] {
+        return stack(&taps(x, w)?, 4);
+    }
+    let (n, c) = (x.shape()[0] as i64, x.shape()[1] as i64);
+    let crop = x.derive(|v| Ok(v.slice(2, 0, oh * kh, 1).slice(3, 0, ow * kw, 1)))?;
+    let six = crop.reshape(&[n, c, oh as i64, kh as i64, ow as i64, kw as i64])?;
+    six.permute(&[0, 1, 2, 4, 3, 5])?.reshape(&[n, c, oh as i64, ow as i64, (kh * kw) as i64])
 }
 
 /// Output size of a window op along one dim (torch's formula), or an error naming the sizes.
@@ -140,12 +155,23 @@ pub fn conv2d(
     let (hp, wp) = (xp.shape()[2], xp.shape()[3]);
     let out = [out_size(hp, kh, stride[0], dilation[0], false)?, out_size(wp, kw, stride[1], dilation[1], false)?];
     let win = Windows { kernel: [kh, kw], stride, dilation, out };
-    // im2col: (N, C, KH·KW, OH, OW), then (N, groups, C/groups·KH·KW, OH·OW) in the weight's (c, kh, kw) order.
-    let cols = stack(&taps(&xp, &win)?, 2)?;
-    let k = (cg * kh * kw) as i64;
-    let cols = cols.reshape(&[n as i64, groups as i64, k, (out[0] * out[1]) as i64])?;
-    let w = weight.reshape(&[groups as i64, (o / groups) as i64, k])?;
-    let y = w.matmul_acc(&cols)?; // (N, groups, O/groups, OH·OW)
+    // One product per kernel tap, summed: y = Σ_(i,j) W[:, :, i, j] · x_tap(i,j), grouped as
+    // (groups, O/groups, C/groups) @ (N, groups, C/groups, OH·OW). Each tap is copied once (not a stacked im2col
+    // buffer rebuilt per tap), and the sum is over the same K = C/groups·KH·KW products in another order.
+    let (g, l) = (groups as i64, (out[0] * out[1]) as i64);
+    let w5 = weight.reshape(&[g, (o / groups) as i64, cg as i64, kh as i64, kw as i64])?;
+    let mut y: Option<Tensor> = None;
+    for (t, tap) in taps(&xp, &win)?.iter().enumerate() {
+        let (i, j) = ((t / kw) as i64, (t % kw) as i64);
+        let wt = w5.index(&[IndexItem::Ellipsis, IndexItem::Int(i), IndexItem::Int(j)])?;
+        let xt = tap.reshape(&[n as i64, g, cg as i64, l])?;
+        let p = wt.matmul_acc(&xt)?; // (N, groups, O/groups, OH·OW)
+        y = Some(match y {
+            None => p,
+            Some(acc) => binary(&Operand::Tensor(acc), &Operand::Tensor(p), BinaryOp::Add)?,
+        });
+    }
+    let y = y.ok_or_else(|| Error::Runtime("conv2d: the kernel has no taps".into()))?;
     let y = y.reshape(&[n as i64, o as i64, out[0] as i64, out[1] as i64])?;
     let y = match bias {
         Some(b) => binary(
@@ -158,7 +184,7 @@ pub fn conv2d(
     y.to_dtype(x.dtype())
 }
 
-/// `max_pool2d(x, kernel, stride, padding, dilation, ceil_mode)`: values and, for `return_indices`, the flat
+/// `max_pool2d(x, kernel, stride, padding, dilation, ceil_mode)`: values and, with `return_indices`, the flat
 /// index (h·W + w) in the input of each maximum (the first one in the window, as torch).
 pub fn max_pool2d(
     x: &Tensor,
@@ -167,7 +193,8 @@ pub fn max_pool2d(
     padding: [usize; 2],
     dilation: [usize; 2],
     ceil_mode: bool,
-) -> Result<(Tensor, Tensor)> {
+    return_indices: bool,
+) -> Result<(Tensor, Option<Tensor>)> {
     require_4d("max_pool2d", x)?;
     check_pos("kernel_size", kernel)?;
     check_pos("stride", stride)?;
@@ -205,14 +232,16 @@ pub fn max_pool2d(
     };
     let xp = pad2d(x, pads, lowest)?;
     let win = Windows { kernel, stride, dilation, out };
-    let taps = taps(&xp, &win)?;
-    let kk = taps.len();
-    let stacked = stack(&taps, 4)?; // (N, C, OH, OW, K)
+    let kk = kernel[0] * kernel[1];
+    let stacked = tap_stack(&xp, &win)?; // (N, C, OH, OW, K)
     let first = stacked.detach().argmax(Some(4), true)?; // (N, C, OH, OW, 1), the first maximum
     let positions = Tensor::arange(Scalar::Int(0), Scalar::Int(kk as i64), Scalar::Int(1), DType::I64, x.device())?;
     let pick = binary(&Operand::Tensor(first.clone()), &Operand::Tensor(positions), BinaryOp::Eq)?;
     let zero = Operand::Scalar(Scalar::Int(0));
     let values = where_(&pick, &Operand::Tensor(stacked), &zero)?.sum(Some(&[4]), false)?.to_dtype(x.dtype())?;
+    if !return_indices {
+        return Ok((values, None));
+    }
     // Flat input index of each window's tap k: (oh·sh − ph + i·dh)·W + (ow·sw − pw + j·dw).
     let offsets: Vec<i64> = (0..kernel[0])
         .flat_map(|i| (0..kernel[1]).map(move |j| ((i * dilation[0]) * w + j * dilation[1]) as i64))
@@ -233,7 +262,7 @@ pub fn max_pool2d(
     let c = scaled(&cols, stride[1] as i64, padding[1] as i64)?;
     let base = binary(&Operand::Tensor(r), &Operand::Tensor(c), BinaryOp::Add)?;
     let indices = binary(&Operand::Tensor(tap_off), &Operand::Tensor(base), BinaryOp::Add)?;
-    Ok((values, indices))
+    Ok((values, Some(indices)))
 }
 
 /// `avg_pool2d(x, kernel, stride, padding, ceil_mode=False, count_include_pad=True)`: the mean of each window,
@@ -258,7 +287,7 @@ pub fn avg_pool2d(x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [
     ];
     let xp = pad2d(x, [(padding[0], padding[0]), (padding[1], padding[1])], Scalar::Int(0))?;
     let win = Windows { kernel, stride, dilation: [1, 1], out };
-    stack(&taps(&xp, &win)?, 4)?.mean(Some(&[4]), false)
+    tap_stack(&xp, &win)?.mean(Some(&[4]), false)
 }
 
 /// `adaptive_avg_pool2d(x, (OH, OW))` where each input size is a multiple of the output size (equal windows).

@@ -48,22 +48,38 @@ class Module:
 
     # ---- attributes
     def __setattr__(self, name, value):
+        """torch's rules: Parameters and Modules register themselves; a registered parameter, submodule or buffer
+        can only be replaced by its own kind (or None)."""
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign before Module.__init__() call")
-        for d in (self._parameters, self._buffers, self._modules):
-            d.pop(name, None) if not _fits(d, self, value) else None
+        params, mods, bufs = self._parameters, self._modules, self._buffers
         if isinstance(value, Parameter):
-            self._parameters[name] = value
-        elif isinstance(value, Module):
-            self._modules[name] = value
-        elif name in self._parameters:
+            self._forget(name)
+            params[name] = value
+        elif name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' (Parameter or None)")
-            self._parameters[name] = None
-        elif name in self._buffers:
-            self._buffers[name] = value
+                raise TypeError(
+                    f"cannot assign '{type(value).__name__}' as parameter '{name}' (vkml.nn.Parameter or None expected)"
+                )
+            params[name] = None
+        elif isinstance(value, Module):
+            self._forget(name)
+            mods[name] = value
+        elif name in mods:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as child module '{name}'")
+            mods[name] = None
+        elif name in bufs:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' (Tensor or None expected)")
+            bufs[name] = value
         else:
             object.__setattr__(self, name, value)
+
+    def _forget(self, name):
+        for d in (self._parameters, self._buffers, self._modules):
+            d.pop(name, None)
+        self.__dict__.pop(name, None)
 
     def __getattr__(self, name):
         for key in ("_parameters", "_buffers", "_modules"):
@@ -258,15 +274,6 @@ class Module:
         if not lines:
             return head + ")"
         return head + "\n  " + "\n  ".join(lines) + "\n)"
-
-
-def _fits(d, module, value):
-    """Whether assigning `value` keeps an existing entry of `d` (same kind of thing)."""
-    if d is module._parameters:
-        return isinstance(value, Parameter) or value is None
-    if d is module._modules:
-        return isinstance(value, Module)
-    return isinstance(value, Tensor) or value is None
 
 
 def _move(t, args, kwargs):

@@ -1,0 +1,207 @@
+"""nn.Module and the layers: torch's parameter names, shapes and initialisation, state_dict loading from torch models
+without translation (torch tensors taken directly), outputs matching torch under the layers' op contracts, and the
+safetensors save/load path including malformed and hostile files."""
+
+import json
+import struct
+
+import numpy as np
+import pytest
+import torch
+import vkml
+from helpers import check_op
+from vkml import nn
+
+
+def _pairs(model):
+    return [(k, tuple(v.shape)) for k, v in model.state_dict().items()]
+
+
+def _mlp(lib):
+    return lib.nn.Sequential(lib.nn.Linear(784, 128), lib.nn.ReLU(), lib.nn.Linear(128, 10))
+
+
+def _cnn(lib):
+    return lib.nn.Sequential(
+        lib.nn.Conv2d(1, 4, 3, padding=1),
+        lib.nn.ReLU(),
+        lib.nn.MaxPool2d(2),
+        lib.nn.Flatten(),
+        lib.nn.Linear(4 * 14 * 14, 10),
+    )
+
+
+@pytest.mark.parametrize("build", [_mlp, _cnn])
+def test_names_shapes_and_init_follow_torch(build):
+    ours, theirs = build(vkml), build(torch)
+    assert _pairs(ours) == _pairs(theirs)
+    assert [n for n, _ in ours.named_parameters()] == [n for n, _ in theirs.named_parameters()]
+    for (name, p), (_, q) in zip(ours.named_parameters(), theirs.named_parameters()):
+        # torch's default init: uniform on ±1/√fan_in for weights (kaiming_uniform, a=√5) and biases. Values must
+        # lie inside; large tensors must also have the uniform's mean 0 and variance b²/3, each within 5σ.
+        fan_in = q.shape[1] * (q[0][0].numel() if q.dim() > 2 else 1) if q.dim() > 1 else theirs_fan(theirs, name)
+        b = 1 / np.sqrt(fan_in)
+        v = p.numpy().astype(np.float64).ravel()
+        assert np.abs(v).max() <= b, f"{name}: values outside ±{b}"
+        if v.size >= 1000:
+            assert abs(v.mean()) < 5 * b / np.sqrt(3 * v.size), f"{name}: mean {v.mean()}"
+            var_sd = np.sqrt(4 * b**4 / 45 / v.size)
+            assert abs(v.var() - b * b / 3) < 5 * var_sd, f"{name}: variance {v.var()} vs {b * b / 3}"
+        assert p.requires_grad and isinstance(p, nn.Parameter) and isinstance(p, vkml.Tensor)
+
+
+def theirs_fan(model, bias_name):
+    weight = dict(model.named_parameters())[bias_name.replace("bias", "weight")]
+    return weight.shape[1] * (weight[0][0].numel() if weight.dim() > 2 else 1)
+
+
+LAYERS = [
+    ("linear", lambda lib: lib.nn.Linear(12, 7), (5, 12)),
+    ("linear", lambda lib: lib.nn.Linear(12, 7, bias=False), (3, 4, 12)),
+    ("conv2d", lambda lib: lib.nn.Conv2d(3, 5, 3, stride=2, padding=1), (2, 3, 9, 9)),
+    ("conv2d", lambda lib: lib.nn.Conv2d(4, 6, (3, 2), groups=2, padding="same", bias=False), (1, 4, 7, 6)),
+    ("max_pool2d", lambda lib: lib.nn.MaxPool2d(3, 2, 1), (2, 3, 9, 9)),
+    ("avg_pool2d", lambda lib: lib.nn.AvgPool2d(2), (2, 3, 8, 8)),
+    ("adaptive_avg_pool2d", lambda lib: lib.nn.AdaptiveAvgPool2d(1), (2, 3, 8, 8)),
+    ("sigmoid", lambda lib: lib.nn.Sigmoid(), (4, 5)),
+    ("softmax", lambda lib: lib.nn.Softmax(dim=1), (4, 5)),
+    ("log_softmax", lambda lib: lib.nn.LogSoftmax(dim=1), (4, 5)),
+    ("relu", lambda lib: lib.nn.ReLU(), (4, 5)),
+    ("flatten", lambda lib: lib.nn.Flatten(), (2, 3, 4)),
+]
+
+
+@pytest.mark.parametrize(("op", "make", "shape"), LAYERS)
+def test_torch_state_dict_loads_untranslated(op, make, shape):
+    torch.manual_seed(0)
+    reference = make(torch)
+    ours = make(vkml)
+    ours.load_state_dict(reference.state_dict())  # torch tensors, handed over as they are
+    for k, v in reference.state_dict().items():
+        assert np.array_equal(ours.state_dict()[k].numpy(), v.numpy()), k
+
+
+@pytest.mark.parametrize(("op", "make", "shape"), LAYERS)
+def test_layer_matches_torch(op, make, shape, device):
+    """The module with given parameters (inputs of the check, so they are upcast and made extreme like any input)
+    against torch's module called with the same tensors, under the op's contract."""
+    names = [k for k, _ in make(torch).named_parameters()]
+    shapes = [shape] + [tuple(p.shape) for _, p in make(torch).named_parameters()]
+
+    def run(x, *params, lib, dev):
+        if lib is torch:
+            return torch.func.functional_call(make(torch), dict(zip(names, params)), (x,))
+        m = make(vkml)
+        m.load_state_dict(dict(zip(names, params)))
+        return m.to(dev)(x)
+
+    check_op(op, shapes, run, device)
+
+
+def test_module_api():
+    m = nn.Sequential(nn.Linear(3, 4), nn.Dropout(0.5), nn.Linear(4, 2))
+    assert len(list(m.parameters())) == 4 and len(list(m.children())) == 3 and len(list(m.modules())) == 4
+    assert m.training and not m.eval().training and not m[1].training and m.train().training
+    m.register_buffer("steps", vkml.zeros(1))
+    m.register_buffer("scratch", vkml.zeros(2), persistent=False)
+    assert "steps" in m.state_dict() and "scratch" not in m.state_dict()
+    m(vkml.randn(5, 3)).sum().backward()
+    assert all(p.grad is not None for p in m.parameters())
+    m.zero_grad()
+    assert all(p.grad is None for p in m.parameters())
+    seen = []
+    m.apply(lambda mod: seen.append(type(mod).__name__))
+    assert seen == ["Linear", "Dropout", "Linear", "Sequential"]
+    half = m.half()
+    assert all(p.dtype == vkml.float16 for p in half.parameters())
+    assert "Linear(in_features=3, out_features=4, bias=True)" in repr(nn.Sequential(nn.Linear(3, 4)))
+    with pytest.raises(TypeError, match="parameter"):
+        m[0].weight = vkml.zeros(4, 3)
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = m.nope
+
+
+def test_subclassing_module_and_parameter():
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = nn.Parameter(vkml.ones(3))
+            self.body = nn.ModuleList([nn.Linear(3, 3), nn.Linear(3, 3)])
+            self.heads = nn.ModuleDict({"a": nn.Linear(3, 1)})
+
+        def forward(self, x):
+            for layer in self.body:
+                x = layer(x).relu()
+            return self.heads["a"](x * self.scale)
+
+    net = Net()
+    names = [n for n, _ in net.named_parameters()]
+    assert names == ["scale", "body.0.weight", "body.0.bias", "body.1.weight", "body.1.bias", "heads.a.weight",
+                     "heads.a.bias"]
+    net(vkml.randn(2, 3)).sum().backward()
+    assert net.scale.grad.shape == (3,)
+
+
+def test_load_state_dict_errors():
+    m = nn.Linear(3, 2)
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "bias"'):
+        m.load_state_dict({"weight": np.zeros((2, 3), np.float32)})
+    with pytest.raises(RuntimeError, match='Unexpected key\\(s\\) in state_dict: "extra"'):
+        m.load_state_dict({"weight": np.zeros((2, 3)), "bias": np.zeros(2), "extra": np.zeros(1)})
+    with pytest.raises(RuntimeError, match="size mismatch for weight"):
+        m.load_state_dict({"weight": np.zeros((3, 3)), "bias": np.zeros(2)})
+    r = m.load_state_dict({"weight": np.ones((2, 3))}, strict=False)
+    assert r.missing_keys == ["bias"] and r.unexpected_keys == []
+    assert np.array_equal(m.weight.numpy(), np.ones((2, 3), np.float32))
+
+
+def test_save_load_round_trip(tmp_path, device):
+    m = _cnn(vkml).to(device)
+    path = tmp_path / "m.safetensors"
+    vkml.save(m.state_dict(), str(path), metadata={"note": "test"})
+    loaded = vkml.load(str(path), device=device)
+    for k, v in m.state_dict().items():
+        assert loaded[k].dtype == v.dtype and str(loaded[k].device) == device
+        assert np.array_equal(loaded[k].numpy(), v.numpy())
+    # torch's safetensors reader would read the same bytes; here the header is checked as JSON.
+    header_len = struct.unpack("<Q", path.read_bytes()[:8])[0]
+    header = json.loads(path.read_bytes()[8 : 8 + header_len])
+    assert header["__metadata__"] == {"note": "test"} and header["0.weight"]["dtype"] == "F32"
+    fresh = _cnn(vkml)
+    fresh.load_state_dict(vkml.load(str(path)))
+
+
+def _st(header: dict, body: bytes) -> bytes:
+    h = json.dumps(header).encode()
+    return struct.pack("<Q", len(h)) + h + body
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "match"),
+    [
+        ("empty", b"", "not a valid safetensors"),
+        ("short header", struct.pack("<Q", 10**12) + b"{}", "not a valid safetensors"),
+        ("not json", struct.pack("<Q", 4) + b"abcd", "not a valid safetensors"),
+        ("truncated body", _st({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}, b"\0" * 8), "valid"),
+        ("lying shape", _st({"w": {"dtype": "F32", "shape": [1000], "data_offsets": [0, 16]}}, b"\0" * 16), "valid"),
+        ("overlap", _st({"a": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},
+                         "b": {"dtype": "F32", "shape": [4], "data_offsets": [8, 24]}}, b"\0" * 24), "valid"),
+        ("u8", _st({"w": {"dtype": "U8", "shape": [4], "data_offsets": [0, 4]}}, b"\0" * 4), "dtype"),
+        ("torch zip", b"PK\x03\x04" + b"\0" * 100, "PyTorch pickle checkpoint"),
+        ("raw pickle", b"\x80\x02cos\nsystem\nq\x00X\x02\x00\x00\x00lsq\x01\x85q\x02Rq\x03.", "pickle checkpoint"),
+    ],
+)
+def test_hostile_files_fail_clearly(tmp_path, name, data, match):
+    path = tmp_path / "bad.safetensors"
+    path.write_bytes(data)
+    with pytest.raises((OSError, ValueError, TypeError), match=match):
+        vkml.load(str(path))
+
+
+def test_save_rejects_non_tensors(tmp_path):
+    with pytest.raises(TypeError, match="not a Tensor"):
+        vkml.save({"a": 1}, str(tmp_path / "x.safetensors"))
+    with pytest.raises(TypeError, match="dict"):
+        vkml.save([vkml.zeros(1)], str(tmp_path / "x.safetensors"))
+    with pytest.raises(OSError, match="cannot read"):
+        vkml.load(str(tmp_path / "missing.safetensors"))
