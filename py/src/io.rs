@@ -2,9 +2,10 @@
 
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
 use vkml_core::api::io::{load_safetensors, save_safetensors};
+use vkml_core::api::torchfile::{load_torch, Value};
 
 use crate::convert::{opt_device, type_name, OrPy};
 use crate::pytensor::Tensor;
@@ -44,7 +45,36 @@ pub fn save(
     std::fs::write(&path, bytes).map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", path.display())))
 }
 
-/// Load a safetensors file into a dict of name -> Tensor on `device` (default cpu).
+/// A checkpoint value as a Python object (dicts keep their order).
+fn to_py(py: Python<'_>, v: Value) -> PyResult<Bound<'_, PyAny>> {
+    Ok(match v {
+        Value::None => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
+        Value::Int(i) => i.into_pyobject(py)?.into_any(),
+        Value::Float(f) => f.into_pyobject(py)?.into_any(),
+        Value::Str(s) => s.into_pyobject(py)?.into_any(),
+        Value::List(items) => {
+            PyList::new(py, items.into_iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any()
+        }
+        Value::Tuple(items) => {
+            PyTuple::new(py, items.into_iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any()
+        }
+        Value::Dict(pairs) => {
+            let d = PyDict::new(py);
+            for (k, v) in pairs {
+                d.set_item(to_py(py, k)?, to_py(py, v)?)?;
+            }
+            d.into_any()
+        }
+        Value::Tensor(t) => Bound::new(py, Tensor(t))?.into_any(),
+        Value::Storage(..) | Value::Global(_) | Value::Mark => {
+            return Err(PyValueError::new_err("the checkpoint ends with a bare storage or callable, not data"))
+        }
+    })
+}
+
+/// Load a safetensors file, or a zip checkpoint written by `torch.save` (read without running pickle code), into
+/// a dict of name -> Tensor on `device` (default cpu).
 #[pyfunction]
 #[pyo3(signature = (path, device = None))]
 pub fn load<'py>(
@@ -53,15 +83,20 @@ pub fn load<'py>(
     device: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let bytes = std::fs::read(&path).map_err(|e| PyOSError::new_err(format!("cannot read {}: {e}", path.display())))?;
-    if bytes.starts_with(b"PK\x03\x04") || bytes.first() == Some(&0x80) {
+    let dev = opt_device(device)?;
+    if bytes.starts_with(b"PK\x03\x04") {
+        let v = py.detach(|| load_torch(&bytes, dev)).py()?;
+        return to_py(py, v)?
+            .cast_into::<PyDict>()
+            .map_err(|_| PyValueError::new_err(format!("{} holds a checkpoint that is not a dict", path.display())));
+    }
+    if bytes.first() == Some(&0x80) {
         return Err(PyValueError::new_err(format!(
-            "{} is a PyTorch pickle checkpoint (.pt/.pth); vkml.load reads safetensors files. Convert it with \
-             safetensors.torch.save_file(torch.load(path), 'model.safetensors'), or load its state_dict into a \
-             vkml module with module.load_state_dict(torch_state_dict)",
+            "{} is a bare pickle (torch's legacy pre-1.6 format or another program's); vkml reads only the zip \
+             checkpoints torch.save writes and safetensors files",
             path.display()
         )));
     }
-    let dev = opt_device(device)?;
     let tensors = py.detach(|| load_safetensors(&bytes, dev)).py()?;
     let out = PyDict::new(py);
     for (k, t) in tensors {

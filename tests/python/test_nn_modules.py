@@ -187,8 +187,8 @@ def _st(header: dict, body: bytes) -> bytes:
         ("overlap", _st({"a": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},
                          "b": {"dtype": "F32", "shape": [4], "data_offsets": [8, 24]}}, b"\0" * 24), "valid"),
         ("u8", _st({"w": {"dtype": "U8", "shape": [4], "data_offsets": [0, 4]}}, b"\0" * 4), "dtype"),
-        ("torch zip", b"PK\x03\x04" + b"\0" * 100, "PyTorch pickle checkpoint"),
-        ("raw pickle", b"\x80\x02cos\nsystem\nq\x00X\x02\x00\x00\x00lsq\x01\x85q\x02Rq\x03.", "pickle checkpoint"),
+        ("broken zip", b"PK\x03\x04" + b"\0" * 100, "not a zip archive"),
+        ("raw pickle", b"\x80\x02cos\nsystem\nq\x00X\x02\x00\x00\x00lsq\x01\x85q\x02Rq\x03.", "bare pickle"),
     ],
 )
 def test_hostile_files_fail_clearly(tmp_path, name, data, match):
@@ -205,3 +205,119 @@ def test_save_rejects_non_tensors(tmp_path):
         vkml.save([vkml.zeros(1)], str(tmp_path / "x.safetensors"))
     with pytest.raises(OSError, match="cannot read"):
         vkml.load(str(tmp_path / "missing.safetensors"))
+
+
+# --- torch checkpoints (.pt/.pth), read without torch's unpickler -------------------------------------------------
+
+
+def test_torch_checkpoints_load_without_running_pickle(tmp_path, device):
+    model = torch.nn.Sequential(torch.nn.Conv2d(1, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.Linear(3, 2))
+    path = tmp_path / "model.pt"
+    torch.save(model.state_dict(), path)
+    loaded = vkml.load(str(path), device=device)
+    assert list(loaded) == list(model.state_dict())
+    for k, v in model.state_dict().items():
+        assert loaded[k].dtype.name == str(v.dtype).removeprefix("torch.") and str(loaded[k].device) == device
+        assert np.array_equal(loaded[k].numpy(), v.numpy()), k
+    ckpt = {
+        "model": {"w": torch.arange(12.0).reshape(3, 4).t(), "half": torch.ones(2, 2).half(), "p": torch.nn.Parameter(
+            torch.ones(3))},
+        "epoch": 7, "lr": 0.5, "tags": ["a", "b"], "pair": (1, None), "flag": True, "step": torch.arange(10)[1:9:3],
+    }
+    torch.save(ckpt, tmp_path / "ckpt.pth")
+    got = vkml.load(str(tmp_path / "ckpt.pth"))
+    assert got["epoch"] == 7 and got["lr"] == 0.5 and got["tags"] == ["a", "b"] and got["pair"] == (1, None)
+    assert got["flag"] is True and got["step"].tolist() == [1, 4, 7]
+    assert np.array_equal(got["model"]["w"].numpy(), ckpt["model"]["w"].numpy())
+    assert got["model"]["half"].dtype == vkml.float16 and got["model"]["p"].tolist() == [1.0, 1.0, 1.0]
+    fresh = vkml.nn.Sequential(vkml.nn.Conv2d(1, 4, 3), vkml.nn.Identity(), vkml.nn.Linear(3, 2))
+    fresh.load_state_dict({k: v for k, v in loaded.items() if not k.startswith("1.")})
+
+
+def _zip(tmp_path, entries, compress=False):
+    import zipfile
+
+    path = tmp_path / "hostile.pt"
+    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    with zipfile.ZipFile(path, "w", compression=method) as z:
+        for name, data in entries.items():
+            z.writestr(name, data)
+    return path
+
+
+class _Evil:
+    def __reduce__(self):
+        import os
+
+        return (os.system, ("touch pwned-by-vkml-test",))
+
+
+@pytest.mark.parametrize("protocol", [2, 4])
+def test_pickle_that_calls_code_is_refused(tmp_path, protocol, monkeypatch):
+    import pickle
+
+    monkeypatch.chdir(tmp_path)
+    path = _zip(tmp_path, {"archive/data.pkl": pickle.dumps({"w": _Evil()}, protocol=protocol)})
+    with pytest.raises(OSError, match=r"refusing to load: the checkpoint names (os|posix)\.system"):
+        vkml.load(str(path))
+    assert not (tmp_path / "pwned-by-vkml-test").exists()
+
+
+def _storage_pickle(numel, size, stride=None, offset=0):
+    """The pickle torch writes for {"w": tensor} with one float32 storage of `numel` elements, by hand."""
+    import pickle
+
+    class Storage:
+        def __reduce__(self):  # placeholder; replaced by a persistent id below
+            raise NotImplementedError
+
+    class P(pickle.Pickler):
+        def persistent_id(self, obj):
+            return ("storage", _FloatStorage, "0", "cpu", numel) if isinstance(obj, Storage) else None
+
+    class Rebuild:
+        def __reduce__(self):
+            return (_rebuild_tensor_v2, (Storage(), offset, tuple(size), tuple(stride or _strides(size)), False,
+                                         collections.OrderedDict()))
+
+    import collections
+    import io
+
+    buf = io.BytesIO()
+    P(buf, protocol=2).dump({"w": Rebuild()})
+    return buf.getvalue()
+
+
+def _strides(size):
+    out, acc = [], 1
+    for d in reversed(size):
+        out.insert(0, acc)
+        acc *= d
+    return out
+
+
+_FloatStorage = torch.FloatStorage
+_rebuild_tensor_v2 = torch._utils._rebuild_tensor_v2
+
+
+@pytest.mark.parametrize(
+    ("name", "entries", "compress", "match"),
+    [
+        ("compressed (zip bomb)", {"archive/data.pkl": b"\x80\x02}q\x00." + b"\0" * 100000}, True, "compressed"),
+        ("no pickle", {"archive/data/0": b"\0" * 4}, False, "no data.pkl"),
+        ("truncated pickle", {"archive/data.pkl": b"\x80\x02}q\x00X\xff\xff\x00\x00ab"}, False, "truncated"),
+        ("missing storage", {"archive/data.pkl": _storage_pickle(4, [4])}, False, "missing"),
+        ("lying numel", {"archive/data.pkl": _storage_pickle(1000, [4]), "archive/data/0": b"\0" * 16}, False,
+         "holds 16 bytes"),
+        ("size past storage", {"archive/data.pkl": _storage_pickle(4, [8]), "archive/data/0": b"\0" * 16}, False,
+         "reads past its storage"),
+        ("negative stride", {"archive/data.pkl": _storage_pickle(4, [4], [-1], 3), "archive/data/0": b"\0" * 16},
+         False, "inconsistent"),
+        ("big endian", {"archive/data.pkl": b"\x80\x02}q\x00.", "archive/byteorder": b"big"}, False, "big-endian"),
+        ("unknown opcode", {"archive/data.pkl": b"\x80\x02i__builtin__\neval\n."}, False, "opcode 0x69"),
+    ],
+)
+def test_malformed_torch_checkpoints_fail_clearly(tmp_path, name, entries, compress, match):
+    path = _zip(tmp_path, entries, compress)
+    with pytest.raises((OSError, ValueError), match=match):
+        vkml.load(str(path))

@@ -17,6 +17,7 @@ pub mod promote;
 pub mod realize;
 pub mod reduce;
 pub mod tensor;
+pub mod torchfile;
 pub mod triangle;
 pub mod unary;
 

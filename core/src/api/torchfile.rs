@@ -1,0 +1,392 @@
+//! Reading PyTorch checkpoints (`torch.save`'s zip: a pickle plus one raw file per storage) without torch and
+//! without running pickle code. The pickle is interpreted by a small machine that knows only plain containers,
+//! numbers, strings, tensor-rebuild records and storages; any other callable (os.system, eval, …) is refused by
+//! name before anything is called. Zip entries must be stored uncompressed, as torch writes them, so a
+//! compressed entry (a zip bomb among them) is refused too.
+
+use std::collections::HashMap;
+use std::io::{Cursor, Read};
+
+use super::tensor::Tensor;
+use crate::base::buffer::DeviceId;
+use crate::base::dtype::DType;
+use crate::base::view::{checked_numel, View};
+use crate::util::error::{Error, Result};
+
+/// What a checkpoint holds, in Python's terms.
+#[derive(Clone, Debug)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    List(Vec<Value>),
+    Tuple(Vec<Value>),
+    /// Insertion-ordered pairs (dict and OrderedDict).
+    Dict(Vec<(Value, Value)>),
+    Tensor(Tensor),
+    /// Internal: a storage's dtype and bytes, before a rebuild record views it.
+    Storage(DType, std::sync::Arc<Vec<u8>>),
+    /// Internal: a callable the reader allows.
+    Global(Global),
+    /// Internal: a MARK on the stack.
+    Mark,
+}
+
+/// The only callables a checkpoint may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Global {
+    OrderedDict,
+    RebuildTensorV2,
+    RebuildParameter,
+    StorageType(DType),
+}
+
+fn bad(msg: impl Into<String>) -> Error {
+    Error::Io(format!("not a loadable PyTorch checkpoint: {}", msg.into()))
+}
+
+fn global(module: &str, name: &str) -> Result<Global> {
+    Ok(match (module, name) {
+        ("collections", "OrderedDict") => Global::OrderedDict,
+        ("torch._utils", "_rebuild_tensor_v2") => Global::RebuildTensorV2,
+        ("torch._utils", "_rebuild_parameter") => Global::RebuildParameter,
+        ("torch", "FloatStorage") => Global::StorageType(DType::F32),
+        ("torch", "DoubleStorage") => Global::StorageType(DType::F64),
+        ("torch", "HalfStorage") => Global::StorageType(DType::F16),
+        ("torch", "BFloat16Storage") => Global::StorageType(DType::BF16),
+        ("torch", "IntStorage") => Global::StorageType(DType::I32),
+        ("torch", "LongStorage") => Global::StorageType(DType::I64),
+        ("torch", "BoolStorage") => Global::StorageType(DType::Bool),
+        _ => {
+            return Err(Error::Io(format!(
+                "refusing to load: the checkpoint names {module}.{name}, which a tensor checkpoint never needs \
+                 (only containers, tensors and storages are read; nothing in the file is executed)"
+            )))
+        }
+    })
+}
+
+/// The zip's entries by name (each stored uncompressed), and the pickle's name.
+fn entries(bytes: &[u8]) -> Result<(HashMap<String, Vec<u8>>, String)> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| bad(format!("not a zip archive ({e})")))?;
+    let mut out = HashMap::new();
+    let mut pickle = None;
+    for i in 0..zip.len() {
+        // Raw access: nothing is decompressed, and only stored entries are accepted below.
+        let mut f = zip.by_index_raw(i).map_err(|e| bad(format!("entry {i}: {e}")))?;
+        if f.compression() != zip::CompressionMethod::Stored {
+            return Err(bad(format!("entry {} is compressed; torch stores checkpoint entries uncompressed", f.name())));
+        }
+        let size = f.size() as usize;
+        if size > bytes.len() {
+            return Err(bad(format!("entry {} claims {size} bytes in a {}-byte file", f.name(), bytes.len())));
+        }
+        let mut data = Vec::with_capacity(size);
+        f.read_to_end(&mut data).map_err(|e| bad(format!("entry {}: {e}", f.name())))?;
+        let name = f.name().to_string();
+        if name.ends_with("/data.pkl") {
+            pickle = Some(name.clone());
+        }
+        if name.ends_with("/byteorder") && data != b"little" {
+            return Err(bad("the storages are big-endian"));
+        }
+        out.insert(name, data);
+    }
+    let pickle = pickle.ok_or_else(|| bad("no data.pkl in the archive (a legacy or non-torch file)"))?;
+    Ok((out, pickle))
+}
+
+/// The object a `torch.save` zip holds, with tensors created on `device`.
+pub fn load_torch(bytes: &[u8], device: DeviceId) -> Result<Value> {
+    let (files, pickle) = entries(bytes)?;
+    let prefix = pickle.trim_end_matches("data.pkl").to_string();
+    let mut m = Machine { code: &files[&pickle], at: 0, stack: Vec::new(), memo: HashMap::new() };
+    m.run(&|key: &str| files.get(&format!("{prefix}data/{key}")).cloned(), device)
+}
+
+struct Machine<'a> {
+    code: &'a [u8],
+    at: usize,
+    stack: Vec<Value>,
+    memo: HashMap<u32, Value>,
+}
+
+impl Machine<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8]> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.code.len()).ok_or_else(|| bad("truncated pickle"))?;
+        let s = &self.code[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u8(&mut self) -> Result<u8> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u32(&mut self) -> Result<u32> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn line(&mut self) -> Result<String> {
+        let rest = &self.code[self.at..];
+        let n = rest.iter().position(|&c| c == b'\n').ok_or_else(|| bad("unterminated GLOBAL"))?;
+        let s = String::from_utf8(rest[..n].to_vec()).map_err(|_| bad("GLOBAL is not UTF-8"))?;
+        self.at += n + 1;
+        Ok(s)
+    }
+
+    fn string(&mut self, n: usize) -> Result<Value> {
+        let b = self.take(n)?.to_vec();
+        Ok(Value::Str(String::from_utf8(b).map_err(|_| bad("a string is not UTF-8"))?))
+    }
+
+    fn pop(&mut self) -> Result<Value> {
+        self.stack.pop().ok_or_else(|| bad("stack underflow"))
+    }
+
+    fn pop_mark(&mut self) -> Result<Vec<Value>> {
+        let at = self.stack.iter().rposition(|v| matches!(v, Value::Mark)).ok_or_else(|| bad("no MARK"))?;
+        let items = self.stack.split_off(at + 1);
+        self.stack.pop();
+        Ok(items)
+    }
+
+    fn top(&mut self) -> Result<&mut Value> {
+        self.stack.last_mut().ok_or_else(|| bad("stack underflow"))
+    }
+
+    fn push_pairs(&mut self, items: Vec<Value>) -> Result<()> {
+        if !items.len().is_multiple_of(2) {
+            return Err(bad("SETITEMS with an odd number of items"));
+        }
+        let Value::Dict(d) = self.top()? else { return Err(bad("SETITEM on a non-dict")) };
+        let mut it = items.into_iter();
+        while let (Some(k), Some(v)) = (it.next(), it.next()) {
+            d.push((k, v));
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, storage: &dyn Fn(&str) -> Option<Vec<u8>>, device: DeviceId) -> Result<Value> {
+        loop {
+            let op = self.u8()?;
+            match op {
+                0x80 => {
+                    self.u8()?; // PROTO
+                }
+                0x95 => {
+                    self.take(8)?; // FRAME
+                }
+                b'}' => self.stack.push(Value::Dict(Vec::new())),
+                b']' => self.stack.push(Value::List(Vec::new())),
+                b')' => self.stack.push(Value::Tuple(Vec::new())),
+                b'(' => self.stack.push(Value::Mark),
+                b'N' => self.stack.push(Value::None),
+                0x88 => self.stack.push(Value::Bool(true)),
+                0x89 => self.stack.push(Value::Bool(false)),
+                b'K' => {
+                    let v = self.u8()? as i64;
+                    self.stack.push(Value::Int(v));
+                }
+                b'M' => {
+                    let b = self.take(2)?;
+                    let v = u16::from_le_bytes([b[0], b[1]]) as i64;
+                    self.stack.push(Value::Int(v));
+                }
+                b'J' => {
+                    let v = self.u32()? as i32 as i64;
+                    self.stack.push(Value::Int(v));
+                }
+                0x8a => {
+                    let n = self.u8()? as usize;
+                    let b = self.take(n)?.to_vec();
+                    if n > 8 {
+                        return Err(bad("an integer wider than 64 bits"));
+                    }
+                    let mut v: i64 = 0;
+                    for (i, &x) in b.iter().enumerate() {
+                        v |= (x as i64) << (8 * i);
+                    }
+                    if n > 0 && n < 8 && b[n - 1] & 0x80 != 0 {
+                        v -= 1i64 << (8 * n); // sign-extend
+                    }
+                    self.stack.push(Value::Int(v));
+                }
+                b'G' => {
+                    let b = self.take(8)?;
+                    let v = f64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+                    self.stack.push(Value::Float(v));
+                }
+                b'X' => {
+                    let n = self.u32()? as usize;
+                    let s = self.string(n)?;
+                    self.stack.push(s);
+                }
+                0x8c => {
+                    let n = self.u8()? as usize;
+                    let s = self.string(n)?;
+                    self.stack.push(s);
+                }
+                b'q' => {
+                    let k = self.u8()? as u32;
+                    let v = self.top()?.clone();
+                    self.memo.insert(k, v);
+                }
+                b'r' => {
+                    let k = self.u32()?;
+                    let v = self.top()?.clone();
+                    self.memo.insert(k, v);
+                }
+                0x94 => {
+                    let k = self.memo.len() as u32;
+                    let v = self.top()?.clone();
+                    self.memo.insert(k, v);
+                }
+                b'h' | b'j' => {
+                    let k = if op == b'h' { self.u8()? as u32 } else { self.u32()? };
+                    let v = self.memo.get(&k).cloned().ok_or_else(|| bad(format!("memo {k} is not set")))?;
+                    self.stack.push(v);
+                }
+                b't' => {
+                    let items = self.pop_mark()?;
+                    self.stack.push(Value::Tuple(items));
+                }
+                0x85..=0x87 => {
+                    let n = (op - 0x84) as usize;
+                    if self.stack.len() < n {
+                        return Err(bad("stack underflow"));
+                    }
+                    let items = self.stack.split_off(self.stack.len() - n);
+                    self.stack.push(Value::Tuple(items));
+                }
+                b's' => {
+                    let v = self.pop()?;
+                    let k = self.pop()?;
+                    self.push_pairs(vec![k, v])?;
+                }
+                b'u' => {
+                    let items = self.pop_mark()?;
+                    self.push_pairs(items)?;
+                }
+                b'a' => {
+                    let v = self.pop()?;
+                    let Value::List(l) = self.top()? else { return Err(bad("APPEND to a non-list")) };
+                    l.push(v);
+                }
+                b'e' => {
+                    let items = self.pop_mark()?;
+                    let Value::List(l) = self.top()? else { return Err(bad("APPENDS to a non-list")) };
+                    l.extend(items);
+                }
+                b'c' => {
+                    let module = self.line()?;
+                    let name = self.line()?;
+                    self.stack.push(Value::Global(global(&module, &name)?));
+                }
+                0x93 => {
+                    let (Value::Str(name), Value::Str(module)) = (self.pop()?, self.pop()?) else {
+                        return Err(bad("STACK_GLOBAL needs two strings"));
+                    };
+                    self.stack.push(Value::Global(global(&module, &name)?));
+                }
+                b'Q' => {
+                    let pid = self.pop()?;
+                    let v = persistent(pid, storage)?;
+                    self.stack.push(v);
+                }
+                b'R' => {
+                    let args = self.pop()?;
+                    let f = self.pop()?;
+                    let v = reduce(f, args, device)?;
+                    self.stack.push(v);
+                }
+                b'b' => {
+                    // BUILD sets attributes of the object below it: for a state_dict that is torch's `_metadata`
+                    // (layer versions), plain data built by the ops above. Nothing is called; the state is dropped.
+                    match self.pop()? {
+                        Value::None | Value::Dict(_) | Value::Tuple(_) => {}
+                        _ => return Err(bad("BUILD with a state that is not plain data")),
+                    }
+                }
+                b'.' => return self.pop(),
+                other => return Err(bad(format!("pickle opcode 0x{other:02x} is not part of a tensor checkpoint"))),
+            }
+        }
+    }
+}
+
+fn persistent(pid: Value, storage: &dyn Fn(&str) -> Option<Vec<u8>>) -> Result<Value> {
+    let Value::Tuple(t) = pid else { return Err(bad("persistent id is not a tuple")) };
+    match t.as_slice() {
+        [Value::Str(kind), Value::Global(Global::StorageType(dtype)), Value::Str(key), _, Value::Int(numel)]
+            if kind == "storage" =>
+        {
+            let bytes = storage(key).ok_or_else(|| bad(format!("storage {key} is missing from the archive")))?;
+            let want = (*numel as usize).checked_mul(dtype.itemsize()).ok_or_else(|| bad("storage size overflows"))?;
+            if *numel < 0 || bytes.len() != want {
+                return Err(bad(format!(
+                    "storage {key} holds {} bytes but its record says {numel} {} elements",
+                    bytes.len(),
+                    dtype.name()
+                )));
+            }
+            Ok(Value::Storage(*dtype, std::sync::Arc::new(bytes)))
+        }
+        _ => Err(bad("a persistent id that is not a storage record")),
+    }
+}
+
+fn ints(v: &Value, what: &str) -> Result<Vec<i64>> {
+    match v {
+        Value::Tuple(items) | Value::List(items) => items
+            .iter()
+            .map(|x| match x {
+                Value::Int(i) => Ok(*i),
+                _ => Err(bad(format!("{what} holds a non-integer"))),
+            })
+            .collect(),
+        _ => Err(bad(format!("{what} is not a tuple"))),
+    }
+}
+
+fn reduce(f: Value, args: Value, device: DeviceId) -> Result<Value> {
+    let Value::Tuple(args) = args else { return Err(bad("REDUCE arguments are not a tuple")) };
+    match f {
+        Value::Global(Global::OrderedDict) => Ok(Value::Dict(Vec::new())),
+        Value::Global(Global::RebuildTensorV2) => {
+            let (Some(Value::Storage(dtype, bytes)), Some(Value::Int(offset)), Some(size), Some(stride)) =
+                (args.first(), args.get(1), args.get(2), args.get(3))
+            else {
+                return Err(bad("a tensor record without storage, offset, size and stride"));
+            };
+            let shape: Vec<usize> = ints(size, "size")?
+                .into_iter()
+                .map(|d| usize::try_from(d).map_err(|_| bad("negative size")))
+                .collect::<Result<_>>()?;
+            let strides: Vec<isize> = ints(stride, "stride")?.into_iter().map(|s| s as isize).collect();
+            if strides.len() != shape.len() || *offset < 0 || strides.iter().any(|&s| s < 0) {
+                return Err(bad("a tensor record with inconsistent size, stride or offset"));
+            }
+            checked_numel(&shape)?;
+            let n = bytes.len() / dtype.itemsize();
+            let view = View { shape: shape.clone(), strides, offset: *offset as usize };
+            if view.numel() > 0 {
+                let last = view.offset
+                    + view.shape.iter().zip(&view.strides).map(|(&d, &s)| (d - 1) * s as usize).sum::<usize>();
+                if last >= n {
+                    return Err(bad(format!("a tensor of size {shape:?} reads past its storage of {n} elements")));
+                }
+            }
+            let base = Tensor::from_bytes(bytes.to_vec(), &[n], *dtype, device)?;
+            Ok(Value::Tensor(base.with_view(view).contiguous()?.detach()))
+        }
+        Value::Global(Global::RebuildParameter) => match args.into_iter().next() {
+            Some(Value::Tensor(t)) => Ok(Value::Tensor(t)),
+            _ => Err(bad("a parameter record without a tensor")),
+        },
+        _ => Err(bad("REDUCE of something that is not an allowed callable")),
+    }
+}
