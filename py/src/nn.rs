@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 
 use vkml_core::api::conv::{self, Padding};
 use vkml_core::api::nn::{self, Reduction};
+use vkml_core::api::norm;
 
 use crate::convert::{int_list, OrPy};
 use crate::pytensor::Tensor;
@@ -183,6 +184,57 @@ pub fn adaptive_avg_pool2d(input: PyRef<'_, Tensor>, output_size: &Bound<'_, PyA
     Ok(Tensor(conv::adaptive_avg_pool2d(&input.0, pair(output_size, "output_size")?).py()?))
 }
 
+#[pyfunction]
+#[pyo3(signature = (input, running_mean, running_var, weight = None, bias = None, training = false, momentum = 0.1,
+                    eps = 1e-5))]
+#[allow(clippy::too_many_arguments)]
+pub fn batch_norm(
+    py: Python<'_>,
+    input: PyRef<'_, Tensor>,
+    running_mean: Option<PyRef<'_, Tensor>>,
+    running_var: Option<PyRef<'_, Tensor>>,
+    weight: Option<PyRef<'_, Tensor>>,
+    bias: Option<PyRef<'_, Tensor>>,
+    training: bool,
+    momentum: f64,
+    eps: f64,
+) -> PyResult<Tensor> {
+    let c = |t: &Option<PyRef<'_, Tensor>>| t.as_ref().map(|t| t.0.clone());
+    let (rm, rv, w, b) = (c(&running_mean), c(&running_var), c(&weight), c(&bias));
+    let x = input.0.clone();
+    let out = py.detach(|| {
+        norm::batch_norm(&x, rm.as_ref(), rv.as_ref(), w.as_ref(), b.as_ref(), training, momentum, eps)
+    });
+    Ok(Tensor(out.py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, normalized_shape, weight = None, bias = None, eps = 1e-5))]
+pub fn layer_norm(
+    input: PyRef<'_, Tensor>,
+    normalized_shape: &Bound<'_, PyAny>,
+    weight: Option<PyRef<'_, Tensor>>,
+    bias: Option<PyRef<'_, Tensor>>,
+    eps: f64,
+) -> PyResult<Tensor> {
+    let shape = crate::convert::sizes(&int_list(normalized_shape)?)?;
+    let (w, b) = (weight.as_ref().map(|t| &t.0), bias.as_ref().map(|t| &t.0));
+    Ok(Tensor(norm::layer_norm(&input.0, &shape, w, b, eps).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, num_groups, weight = None, bias = None, eps = 1e-5))]
+pub fn group_norm(
+    input: PyRef<'_, Tensor>,
+    num_groups: usize,
+    weight: Option<PyRef<'_, Tensor>>,
+    bias: Option<PyRef<'_, Tensor>>,
+    eps: f64,
+) -> PyResult<Tensor> {
+    let (w, b) = (weight.as_ref().map(|t| &t.0), bias.as_ref().map(|t| &t.0));
+    Ok(Tensor(norm::group_norm(&input.0, num_groups, w, b, eps).py()?))
+}
+
 /// torch's `dtype=` of the softmax family: the input is cast first.
 fn with_dtype(input: &Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<vkml_core::api::Tensor> {
     match crate::convert::opt_dtype(dtype)? {
@@ -205,5 +257,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(max_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(avg_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(adaptive_avg_pool2d, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(layer_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(group_norm, m)?)?;
     Ok(())
 }

@@ -70,6 +70,12 @@ GRADS = {
     "max_pool2d": ([(2, 3, 6, 6)], lambda x, lib: lib.nn.functional.max_pool2d(x, 2)),
     "avg_pool2d": ([(2, 3, 6, 6)], lambda x, lib: lib.nn.functional.avg_pool2d(x, 3, 2, 1)),
     "adaptive_avg_pool2d": ([(2, 3, 6, 6)], lambda x, lib: lib.nn.functional.adaptive_avg_pool2d(x, 2)),
+    "batch_norm": (
+        [(4, 3, 5), (3,), (3,)],
+        lambda x, w, b, lib: lib.nn.functional.batch_norm(x, None, None, w, b, training=True),
+    ),
+    "layer_norm": ([(4, 3, 5), (5,), (5,)], lambda x, w, b, lib: lib.nn.functional.layer_norm(x, (5,), w, b)),
+    "group_norm": ([(4, 6, 5), (6,), (6,)], lambda x, w, b, lib: lib.nn.functional.group_norm(x, 3, w, b)),
 }
 POSITIVE = {"log", "sqrt", "rsqrt", "log2", "reciprocal", "div"}
 CLASSES = ("contiguous", "strided", "broadcast", "empty")

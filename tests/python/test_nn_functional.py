@@ -25,6 +25,9 @@ FUNCS = {
     "max_pool2d": ([(2, 3, 6, 6)], lambda x, lib: F(lib).max_pool2d(x, 2)),
     "avg_pool2d": ([(2, 3, 6, 6)], lambda x, lib: F(lib).avg_pool2d(x, 2)),
     "adaptive_avg_pool2d": ([(2, 3, 6, 6)], lambda x, lib: F(lib).adaptive_avg_pool2d(x, 3)),
+    "batch_norm": ([(4, 3, 5), (3,), (3,)], lambda x, w, b, lib: F(lib).batch_norm(x, None, None, w, b, training=True)),
+    "layer_norm": ([(4, 3, 5), (5,), (5,)], lambda x, w, b, lib: F(lib).layer_norm(x, (5,), w, b)),
+    "group_norm": ([(4, 6, 5), (6,), (6,)], lambda x, w, b, lib: F(lib).group_norm(x, 3, w, b)),
 }
 
 
@@ -90,6 +93,11 @@ CASES = [
     case("max_pool2d", [(2, 3, 6, 6)], lambda x, lib: F(lib).max_pool2d(x, 2, return_indices=True), domain="grid"),
     case("avg_pool2d", [(2, 3, 7, 7)], lambda x, lib: F(lib).avg_pool2d(x, 3, 2, 1)),
     case("adaptive_avg_pool2d", [(2, 3, 6, 6)], lambda x, lib: F(lib).adaptive_avg_pool2d(x, 1)),
+    case("batch_norm", [(8, 4, 3, 3), (4,), (4,)], lambda x, m, v, lib: F(lib).batch_norm(x, m, v.abs() + 0.5)),
+    case("batch_norm", [(8, 4)], lambda x, lib: F(lib).batch_norm(x, None, None, training=True, eps=1e-3)),
+    case("layer_norm", [(2, 3, 4, 5)], lambda x, lib: F(lib).layer_norm(x, (4, 5))),
+    case("layer_norm", [(64, 96)], lambda x, lib: F(lib).layer_norm(x, (96,)), domain="wide"),
+    case("group_norm", [(2, 6, 4, 4)], lambda x, lib: F(lib).group_norm(x, 2)),
 ]
 
 
@@ -123,6 +131,10 @@ ERRORS = [
     error("conv2d", [(2, 3, 6, 6), (4, 3, 3, 3)], lambda x, w, lib: F(lib).conv2d(x, w, padding="full"),
           (ValueError, RuntimeError), "padding"),
     error("max_pool2d", [(2, 3, 6, 6)], lambda x, lib: F(lib).max_pool2d(x, 2, padding=2), RuntimeError, "pad"),
+    error("layer_norm", [(4, 5)], lambda x, lib: F(lib).layer_norm(x, (4,)), RuntimeError, "normalized_shape"),
+    error("group_norm", [(4, 6, 5)], lambda x, lib: F(lib).group_norm(x, 4), RuntimeError, "divisible"),
+    error("batch_norm", [(1, 3)], lambda x, lib: F(lib).batch_norm(x, None, None, training=True), ValueError,
+          "more than 1 value"),
     error("max_pool2d", [(3, 6, 6)], lambda x, lib: F(lib).max_pool2d(x.unsqueeze(0), 7), RuntimeError, "[Kk]ernel"),
 ]
 

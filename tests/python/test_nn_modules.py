@@ -68,6 +68,10 @@ LAYERS = [
     ("log_softmax", lambda lib: lib.nn.LogSoftmax(dim=1), (4, 5)),
     ("relu", lambda lib: lib.nn.ReLU(), (4, 5)),
     ("flatten", lambda lib: lib.nn.Flatten(), (2, 3, 4)),
+    ("batch_norm", lambda lib: lib.nn.BatchNorm2d(3), (4, 3, 5, 5)),
+    ("batch_norm", lambda lib: lib.nn.BatchNorm1d(3).eval(), (6, 3)),
+    ("layer_norm", lambda lib: lib.nn.LayerNorm([4, 5]), (3, 4, 5)),
+    ("group_norm", lambda lib: lib.nn.GroupNorm(2, 4), (3, 4, 5)),
 ]
 
 
@@ -90,12 +94,28 @@ def test_layer_matches_torch(op, make, shape, device):
 
     def run(x, *params, lib, dev):
         if lib is torch:
-            return torch.func.functional_call(make(torch), dict(zip(names, params)), (x,))
+            return torch.func.functional_call(make(torch).to(x.dtype), dict(zip(names, params)), (x,))
         m = make(vkml)
-        m.load_state_dict(dict(zip(names, params)))
+        m.load_state_dict(dict(zip(names, params)), strict=False)  # buffers keep their (torch-equal) defaults
         return m.to(dev)(x)
 
     check_op(op, shapes, run, device)
+
+
+def test_batch_norm_running_stats_follow_torch(device):
+    torch.manual_seed(1)
+    t, v = torch.nn.BatchNorm2d(3, momentum=0.3), vkml.nn.BatchNorm2d(3, momentum=0.3)
+    v.load_state_dict(t.state_dict())
+    v.to(device)
+    for seed in range(3):
+        x = np.random.default_rng(seed).standard_normal((4, 3, 5, 5)).astype(np.float32) * (seed + 1)
+        t(torch.tensor(x))
+        v(vkml.tensor(x, device=device))
+    for k, ref in t.state_dict().items():
+        got = v.state_dict()[k].numpy()
+        # running averages of f32 means and variances over 100 values: within γ(100) of their terms per update
+        bound = 3 * (100 * 2.0**-24) * np.abs(ref.numpy()) + 2.0**-24
+        assert np.all(np.abs(got - ref.numpy()) <= bound), (k, got, ref)
 
 
 def test_module_api():

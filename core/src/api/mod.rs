@@ -13,6 +13,7 @@ pub mod logical;
 pub mod matmul;
 pub mod movement;
 pub mod nn;
+pub mod norm;
 pub mod promote;
 pub mod realize;
 pub mod reduce;

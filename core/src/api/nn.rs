@@ -202,21 +202,33 @@ fn check_targets(target: &Tensor, batch: &[usize], classes: usize, ignore_index:
             target.shape()
         )));
     }
-    let words = |b: &[u8]| -> Vec<i64> {
-        b.chunks_exact(8).map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect()
-    };
-    let node = target.node();
-    let values: Vec<i64> = match &node.op {
-        Op::Data(h) => {
-            let all = words(&h.bytes);
-            target.view().indices().iter().filter_map(|&i| all.get(i).copied()).collect()
-        }
-        _ => words(&read_bytes(target)?),
-    };
+    let values = host_i64(target)?;
     if let Some(bad) = values.iter().find(|&&v| v != ignore_index && (v < 0 || v >= classes as i64)) {
         return Err(Error::Index(format!("Target {bad} is out of bounds.")));
     }
     Ok(())
+}
+
+/// The values of an int64 tensor on the host: read from its host data when it was made from NumPy or a list
+/// (directly, or moved to a device and not yet run), else read back from its device.
+fn host_i64(x: &Tensor) -> Result<Vec<i64>> {
+    let words = |b: &[u8]| -> Vec<i64> {
+        b.chunks_exact(8).map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect()
+    };
+    let mut node = x.node();
+    // A pending transfer of host data reads the same bytes in the same layout.
+    if let (Op::Transfer, Some(src)) = (&node.op, node.srcs().first()) {
+        if matches!(src.node.op, Op::Data(_)) && src.view == crate::base::view::View::contiguous(&src.node.shape) {
+            node = src.node.clone();
+        }
+    }
+    match &node.op {
+        Op::Data(h) if h.dtype == DType::I64 => {
+            let all = words(&h.bytes);
+            Ok(x.view().indices().iter().filter_map(|&i| all.get(i).copied()).collect())
+        }
+        _ => Ok(words(&read_bytes(x)?)),
+    }
 }
 
 /// Per-element class weights `w[target]` (0 where the target is ignored) and the picked log-probabilities

@@ -157,6 +157,15 @@ const AVG_POOL: &[Unsupported] = &[
     },
 ];
 
+const NORM: Tolerance = Tolerance::Ulp {
+    ulp: 8.0,
+    per_abs_x: 0.0,
+    abs: 2.384185791015625e-6,
+    gpu_ftz: true,
+    reason: "(x − mean)·rsqrt(var + eps)·w + b: mean and biased variance within γ(n) of their terms, rsqrt 2 ULP, \
+             three roundings; 2⁻¹⁸·(|x|/σ) absolute for outputs near zero, statistics over n ≤ 512 in tests",
+};
+
 /// f64 needs the shaderFloat64 feature, which neither the floor nor WebGPU has.
 const NO_F64: &[Unsupported] =
     &[Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" }];
@@ -362,6 +371,9 @@ rows! {
         reason: "a kept element is x·(1/(1−p)) rounded once, a dropped one 0; which are kept comes from Philox bits, \
                  so the check is statistical",
     }, NO_F64;
+    "batch_norm": Reduce    : false : Same      : NORM, NO_F64;
+    "layer_norm": Reduce    : false : Same      : NORM, NO_F64;
+    "group_norm": Reduce    : false : Same      : NORM, NO_F64;
 }
 
 /// The contract of an op's gradients, where it has them: the gradients of its inputs (summed into the leaves),
@@ -421,6 +433,14 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "max_pool2d"
         | "avg_pool2d"
         | "adaptive_avg_pool2d" => GRAD_LINEAR,
+        "batch_norm" | "layer_norm" | "group_norm" => Tolerance::Ulp {
+            ulp: 16.0,
+            per_abs_x: 0.0,
+            abs: 1.52587890625e-5,
+            gpu_ftz: true,
+            reason: "the normalisation's gradient subtracts the mean of g and of g·x̂ from g, scaled by rsqrt(var): \
+                     forward-contract values in a few products and two means; 2⁻¹⁶ absolute near zero",
+        },
         "exp" | "exp2" => Tolerance::Ulp {
             ulp: 5.0,
             per_abs_x: 2.0,

@@ -46,12 +46,12 @@ class TensorDataset(Dataset):
         return len(self.arrays[0])
 
     def __getitem__(self, index):
-        return tuple(_vkml.from_numpy(np.ascontiguousarray(a[index])) for a in self.arrays)
+        return tuple(_vkml.from_numpy(np.asarray(a[index], order="C")) for a in self.arrays)
 
     def __getitems__(self, indices):
         """A whole batch at once: one NumPy gather per field (DataLoader prefers this)."""
         idx = np.asarray(indices, dtype=np.int64)
-        return tuple(_vkml.from_numpy(np.ascontiguousarray(a[idx])) for a in self.arrays)
+        return tuple(_vkml.from_numpy(np.asarray(a[idx], order="C")) for a in self.arrays)
 
 
 def default_collate(samples):
@@ -72,7 +72,7 @@ def default_collate(samples):
     if isinstance(first, (float, np.floating)):
         return _vkml.from_numpy(np.asarray(samples, dtype=np.float32))
     if isinstance(first, np.ndarray):
-        return _vkml.from_numpy(np.ascontiguousarray(np.stack(samples)))
+        return _vkml.from_numpy(np.asarray(np.stack(samples), order="C"))
     return samples
 
 

@@ -24,9 +24,14 @@ from .layers import (
     Unflatten,
 )
 from .module import Module
+from .norm import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from .parameter import Parameter
 
 __all__ = [
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "GroupNorm",
+    "LayerNorm",
     "AdaptiveAvgPool2d",
     "AvgPool2d",
     "Conv2d",

@@ -3,9 +3,12 @@
 from .._vkml import (
     adaptive_avg_pool2d,
     avg_pool2d,
+    batch_norm,
     conv2d,
     cross_entropy,
     dropout,
+    group_norm,
+    layer_norm,
     linear,
     log_softmax,
     logsumexp,
@@ -24,6 +27,9 @@ def relu(input, inplace=False):
 
 
 __all__ = [
+    "batch_norm",
+    "group_norm",
+    "layer_norm",
     "adaptive_avg_pool2d",
     "avg_pool2d",
     "conv2d",

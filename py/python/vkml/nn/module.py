@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _vkml
+from .. import _vkml, no_grad
 from .._vkml import Tensor
 from .parameter import Parameter
 
@@ -26,7 +26,7 @@ def as_tensor(value, like=None):
             t = t.float()
         value = t.numpy()
     arr = np.asarray(value)
-    out = _vkml.from_numpy(np.ascontiguousarray(arr))
+    out = _vkml.from_numpy(np.asarray(arr, order="C"))
     return out if like is None else out.to(like.device, like.dtype)
 
 
@@ -255,7 +255,7 @@ class Module:
                     f"the shape in current model is {tuple(target.shape)}."
                 )
                 continue
-            with _vkml_no_grad():
+            with no_grad():
                 target.copy_(src.to(target.device, target.dtype))
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
@@ -290,11 +290,3 @@ def _move(t, args, kwargs):
     if dtype is not None and out.dtype.is_floating_point:
         out = out.to(dtype)
     return out
-
-
-class _vkml_no_grad:
-    def __enter__(self):
-        self._prev = _vkml.set_grad_enabled(False)
-
-    def __exit__(self, *exc):
-        _vkml.set_grad_enabled(self._prev)
