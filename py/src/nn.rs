@@ -202,9 +202,8 @@ pub fn batch_norm(
     let c = |t: &Option<PyRef<'_, Tensor>>| t.as_ref().map(|t| t.0.clone());
     let (rm, rv, w, b) = (c(&running_mean), c(&running_var), c(&weight), c(&bias));
     let x = input.0.clone();
-    let out = py.detach(|| {
-        norm::batch_norm(&x, rm.as_ref(), rv.as_ref(), w.as_ref(), b.as_ref(), training, momentum, eps)
-    });
+    let out =
+        py.detach(|| norm::batch_norm(&x, rm.as_ref(), rv.as_ref(), w.as_ref(), b.as_ref(), training, momentum, eps));
     Ok(Tensor(out.py()?))
 }
 

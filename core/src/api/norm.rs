@@ -62,7 +62,11 @@ fn check_param(p: Option<&Tensor>, n: usize, what: &str, as_index: bool) -> Resu
                  of shape {:?}",
                 p.shape()
             );
-            Err(if as_index { Error::Index(format!("{msg}: select(): index out of range")) } else { Error::Runtime(msg) })
+            Err(if as_index {
+                Error::Index(format!("{msg}: select(): index out of range"))
+            } else {
+                Error::Runtime(msg)
+            })
         }
         _ => Ok(()),
     }
@@ -83,10 +87,14 @@ pub fn batch_norm(
     eps: f64,
 ) -> Result<Tensor> {
     if x.ndim() < 2 {
-        return Err(Error::Runtime(format!("batch_norm: expected at least 2-D input (N, C, ...), got {:?}", x.shape())));
+        return Err(Error::Runtime(format!(
+            "batch_norm: expected at least 2-D input (N, C, ...), got {:?}",
+            x.shape()
+        )));
     }
     let c = x.shape()[1];
-    for (p, what) in [(weight, "weight"), (bias, "bias"), (running_mean, "running_mean"), (running_var, "running_var")] {
+    for (p, what) in [(weight, "weight"), (bias, "bias"), (running_mean, "running_mean"), (running_var, "running_var")]
+    {
         check_param(p, c, what, true)?;
     }
     if x.numel() == 0 {
@@ -151,7 +159,10 @@ pub fn layer_norm(
     for (p, what) in [(weight, "weight"), (bias, "bias")] {
         if let Some(p) = p {
             if p.shape() != normalized_shape {
-                return Err(Error::Runtime(format!("{what} should have shape {normalized_shape:?}, got {:?}", p.shape())));
+                return Err(Error::Runtime(format!(
+                    "{what} should have shape {normalized_shape:?}, got {:?}",
+                    p.shape()
+                )));
             }
         }
     }
