@@ -181,7 +181,7 @@ pub fn group_norm(
     bias: Option<&Tensor>,
     eps: f64,
 ) -> Result<Tensor> {
-    if x.ndim() < 2 || num_groups == 0 || x.shape()[1] % num_groups != 0 {
+    if x.ndim() < 2 || num_groups == 0 || !x.shape()[1].is_multiple_of(num_groups) {
         return Err(Error::Runtime(format!(
             "Expected number of channels in input to be divisible by num_groups, but got input of shape {:?} and \
              num_groups={num_groups}",
