@@ -386,6 +386,9 @@ pub fn dropout(x: &Tensor, p: f64, training: bool) -> Result<Tensor> {
     if !training || p == 0.0 {
         return Ok(x.clone());
     }
+    if x.numel() == 0 {
+        return x.copy(); // as torch: nothing to drop, whatever the dtype
+    }
     if !x.dtype().is_float() {
         return Err(Error::Runtime(format!(
             "result type Float can't be cast to the desired output type {}",
