@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 
-use vkml_core::optim::{self, Adam, AdamState, Sgd};
+use vkml_core::optim::{self, Adagrad, AdagradState, Adam, AdamState, RmsProp, RmsPropState, Sgd};
 
 use crate::convert::OrPy;
 use crate::pytensor::Tensor;
@@ -84,7 +84,81 @@ pub fn adam_step(
     ))
 }
 
+/// (square_avg, grad_avg, momentum_buffer) after an RMSprop step.
+type RmsOut = (Vec<Opt>, Vec<Opt>, Vec<Opt>);
+
+fn opt_in(v: &[OptIn<'_>]) -> Vec<Option<vkml_core::api::Tensor>> {
+    v.iter().map(|t| t.as_ref().map(|t| t.0.clone())).collect()
+}
+
+/// One RMSprop step; returns the state tensors.
+#[pyfunction]
+#[pyo3(signature = (params, square_avg, grad_avg, momentum_buffer, *, lr, alpha, eps, weight_decay, momentum,
+                    centered, maximize))]
+#[allow(clippy::too_many_arguments)]
+pub fn rmsprop_step(
+    py: Python<'_>,
+    params: Vec<PyRef<'_, Tensor>>,
+    square_avg: Vec<OptIn<'_>>,
+    grad_avg: Vec<OptIn<'_>>,
+    momentum_buffer: Vec<OptIn<'_>>,
+    lr: f64,
+    alpha: f64,
+    eps: f64,
+    weight_decay: f64,
+    momentum: f64,
+    centered: bool,
+    maximize: bool,
+) -> PyResult<RmsOut> {
+    let n = params.len();
+    if [square_avg.len(), grad_avg.len(), momentum_buffer.len()].iter().any(|&l| l != n) {
+        return Err(pyo3::exceptions::PyValueError::new_err("rmsprop_step: one state entry per parameter"));
+    }
+    let h = RmsProp { lr, alpha, eps, weight_decay, momentum, centered, maximize };
+    let (sq, ga, mb) = (opt_in(&square_avg), opt_in(&grad_avg), opt_in(&momentum_buffer));
+    let mut st: Vec<RmsPropState> = (0..n)
+        .map(|i| RmsPropState { square_avg: sq[i].clone(), grad_avg: ga[i].clone(), momentum_buffer: mb[i].clone() })
+        .collect();
+    let ps = core(&params);
+    py.detach(|| optim::rmsprop_step(&h, &ps, &mut st)).py()?;
+    let wrap = |x: &Option<vkml_core::api::Tensor>| x.clone().map(Tensor);
+    Ok((
+        st.iter().map(|s| wrap(&s.square_avg)).collect(),
+        st.iter().map(|s| wrap(&s.grad_avg)).collect(),
+        st.iter().map(|s| wrap(&s.momentum_buffer)).collect(),
+    ))
+}
+
+/// One Adagrad step; returns (steps, sums).
+#[pyfunction]
+#[pyo3(signature = (params, steps, sums, *, lr, lr_decay, weight_decay, eps, initial_accumulator_value, maximize))]
+#[allow(clippy::too_many_arguments)]
+pub fn adagrad_step(
+    py: Python<'_>,
+    params: Vec<PyRef<'_, Tensor>>,
+    steps: Vec<u64>,
+    sums: Vec<OptIn<'_>>,
+    lr: f64,
+    lr_decay: f64,
+    weight_decay: f64,
+    eps: f64,
+    initial_accumulator_value: f64,
+    maximize: bool,
+) -> PyResult<(Vec<u64>, Vec<Opt>)> {
+    if steps.len() != params.len() || sums.len() != params.len() {
+        return Err(pyo3::exceptions::PyValueError::new_err("adagrad_step: one state entry per parameter"));
+    }
+    let h = Adagrad { lr, lr_decay, weight_decay, eps, initial_accumulator_value, maximize };
+    let sm = opt_in(&sums);
+    let mut st: Vec<AdagradState> = steps.iter().zip(sm).map(|(&step, sum)| AdagradState { step, sum }).collect();
+    let ps = core(&params);
+    py.detach(|| optim::adagrad_step(&h, &ps, &mut st)).py()?;
+    Ok((st.iter().map(|s| s.step).collect(), st.iter().map(|s| s.sum.clone().map(Tensor)).collect()))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(rmsprop_step, m)?)?;
+    m.add_function(wrap_pyfunction!(adagrad_step, m)?)?;
     m.add_function(wrap_pyfunction!(sgd_step, m)?)?;
     m.add_function(wrap_pyfunction!(adam_step, m)?)?;
     Ok(())

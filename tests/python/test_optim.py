@@ -17,6 +17,13 @@ CONFIGS = {
     "adam-wd-amsgrad": ("Adam", dict(lr=2e-3, weight_decay=1e-2, amsgrad=True, betas=(0.8, 0.99))),
     "adamw": ("AdamW", dict(lr=1e-3)),
     "adamw-amsgrad": ("AdamW", dict(lr=1e-3, amsgrad=True, weight_decay=0.1)),
+    "rmsprop": ("RMSprop", dict(lr=1e-3)),
+    "rmsprop-centered-momentum-wd": ("RMSprop", dict(lr=1e-3, centered=True, momentum=0.5, weight_decay=1e-2)),
+    "adagrad": ("Adagrad", dict(lr=0.05)),
+    "adagrad-decay-init-wd": (
+        "Adagrad",
+        dict(lr=0.05, lr_decay=0.01, initial_accumulator_value=0.1, weight_decay=1e-3),
+    ),
 }
 STEPS = 100
 

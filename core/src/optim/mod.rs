@@ -166,3 +166,100 @@ pub fn adam_step(h: &Adam, params: &[Tensor], states: &mut [AdamState]) -> Resul
         commit(writes)
     })
 }
+
+/// Hyper-parameters of RMSprop.
+#[derive(Clone, Copy, Debug)]
+pub struct RmsProp {
+    pub lr: f64,
+    pub alpha: f64,
+    pub eps: f64,
+    pub weight_decay: f64,
+    pub momentum: f64,
+    pub centered: bool,
+    pub maximize: bool,
+}
+
+/// Per-parameter RMSprop state.
+#[derive(Clone, Debug, Default)]
+pub struct RmsPropState {
+    pub square_avg: Option<Tensor>,
+    pub grad_avg: Option<Tensor>,
+    pub momentum_buffer: Option<Tensor>,
+}
+
+/// One RMSprop step, in torch's single-tensor order of operations.
+pub fn rmsprop_step(h: &RmsProp, params: &[Tensor], states: &mut [RmsPropState]) -> Result<()> {
+    no_grad(|| {
+        let mut writes = Vec::new();
+        for (p, st) in params.iter().zip(states.iter_mut()) {
+            let Some(g) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
+            let sq = state(&mut st.square_avg, p)?;
+            let sq_new = add(&scale(&sq, h.alpha)?, &scale(&mul(&g, &g)?, 1.0 - h.alpha)?)?;
+            let avg = if h.centered {
+                let ga = state(&mut st.grad_avg, p)?;
+                let ga_new = add_scaled(&ga, &sub(&t(&g), &t(&ga))?, 1.0 - h.alpha)?;
+                let var = sub(&t(&sq_new), &t(&mul(&ga_new, &ga_new)?))?;
+                writes.push((ga, ga_new));
+                var.sqrt()?
+            } else {
+                sq_new.sqrt()?
+            };
+            let avg = binary(&t(&avg), &s(h.eps), BinaryOp::Add)?;
+            let step = binary(&t(&g), &t(&avg), BinaryOp::Div)?;
+            writes.push((sq, sq_new));
+            if h.momentum > 0.0 {
+                let buf = state(&mut st.momentum_buffer, p)?;
+                let buf_new = add(&scale(&buf, h.momentum)?, &step)?;
+                writes.push((p.clone(), add_scaled(p, &buf_new, -h.lr)?));
+                writes.push((buf, buf_new));
+            } else {
+                writes.push((p.clone(), add_scaled(p, &step, -h.lr)?));
+            }
+        }
+        commit(writes)
+    })
+}
+
+/// Hyper-parameters of Adagrad.
+#[derive(Clone, Copy, Debug)]
+pub struct Adagrad {
+    pub lr: f64,
+    pub lr_decay: f64,
+    pub weight_decay: f64,
+    pub eps: f64,
+    pub initial_accumulator_value: f64,
+    pub maximize: bool,
+}
+
+/// Per-parameter Adagrad state.
+#[derive(Clone, Debug, Default)]
+pub struct AdagradState {
+    pub step: u64,
+    pub sum: Option<Tensor>,
+}
+
+/// One Adagrad step, in torch's single-tensor order of operations.
+pub fn adagrad_step(h: &Adagrad, params: &[Tensor], states: &mut [AdagradState]) -> Result<()> {
+    no_grad(|| {
+        let mut writes = Vec::new();
+        for (p, st) in params.iter().zip(states.iter_mut()) {
+            let Some(g) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
+            st.step += 1;
+            let clr = h.lr / (1.0 + (st.step - 1) as f64 * h.lr_decay);
+            let sum = match &st.sum {
+                Some(x) => x.clone(),
+                None => {
+                    let init =
+                        Tensor::full(p.shape(), Scalar::Float(h.initial_accumulator_value), p.dtype(), p.device())?;
+                    st.sum = Some(init.clone());
+                    init
+                }
+            };
+            let sum_new = add(&sum, &mul(&g, &g)?)?;
+            let std = binary(&t(&sum_new.sqrt()?), &s(h.eps), BinaryOp::Add)?;
+            writes.push((p.clone(), add_scaled(p, &binary(&t(&g), &t(&std), BinaryOp::Div)?, -clr)?));
+            writes.push((sum, sum_new));
+        }
+        commit(writes)
+    })
+}

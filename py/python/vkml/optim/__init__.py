@@ -2,6 +2,6 @@
 
 from . import lr_scheduler
 from .optimizer import Optimizer
-from .rules import SGD, Adam, AdamW
+from .rules import SGD, Adagrad, Adam, AdamW, RMSprop
 
-__all__ = ["SGD", "Adam", "AdamW", "Optimizer", "lr_scheduler"]
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]

@@ -1,4 +1,5 @@
-"""SGD, Adam and AdamW with torch's arguments and defaults; each step is one call into Rust per param group."""
+"""SGD, Adam, AdamW, RMSprop and Adagrad with torch's arguments and defaults; each step is one call into Rust
+per param group."""
 
 from .. import _vkml
 from .optimizer import Optimizer
@@ -88,3 +89,80 @@ class AdamW(Adam):
         self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *, maximize=False
     ):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+
+
+class RMSprop(Optimizer):
+    def __init__(
+        self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False, *, maximize=False
+    ):
+        _check(lr, eps=eps, weight_decay=weight_decay, momentum=momentum, alpha=alpha)
+        defaults = dict(
+            lr=lr,
+            alpha=alpha,
+            eps=eps,
+            weight_decay=weight_decay,
+            momentum=momentum,
+            centered=centered,
+            maximize=maximize,
+        )
+        super().__init__(params, defaults)
+
+    def _update(self, g, params):
+        st = [self._state(p) for p in params]
+        sq, ga, mb = _vkml.rmsprop_step(
+            params,
+            [s.get("square_avg") for s in st],
+            [s.get("grad_avg") for s in st],
+            [s.get("momentum_buffer") for s in st],
+            lr=g["lr"],
+            alpha=g["alpha"],
+            eps=g["eps"],
+            weight_decay=g["weight_decay"],
+            momentum=g["momentum"],
+            centered=g["centered"],
+            maximize=g["maximize"],
+        )
+        for s, a, b, c in zip(st, sq, ga, mb):
+            s["step"] = s.get("step", 0) + 1
+            s["square_avg"] = a
+            for key, value in (("grad_avg", b), ("momentum_buffer", c)):
+                if value is not None:
+                    s[key] = value
+
+
+class Adagrad(Optimizer):
+    def __init__(
+        self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, *, maximize=False
+    ):
+        _check(
+            lr,
+            lr_decay=lr_decay,
+            weight_decay=weight_decay,
+            eps=eps,
+            initial_accumulator_value=initial_accumulator_value,
+        )
+        defaults = dict(
+            lr=lr,
+            lr_decay=lr_decay,
+            weight_decay=weight_decay,
+            eps=eps,
+            initial_accumulator_value=initial_accumulator_value,
+            maximize=maximize,
+        )
+        super().__init__(params, defaults)
+
+    def _update(self, g, params):
+        st = [self._state(p) for p in params]
+        steps, sums = _vkml.adagrad_step(
+            params,
+            [int(s.get("step", 0)) for s in st],
+            [s.get("sum") for s in st],
+            lr=g["lr"],
+            lr_decay=g["lr_decay"],
+            weight_decay=g["weight_decay"],
+            eps=g["eps"],
+            initial_accumulator_value=g["initial_accumulator_value"],
+            maximize=g["maximize"],
+        )
+        for s, k, total in zip(st, steps, sums):
+            s["step"], s["sum"] = k, total
