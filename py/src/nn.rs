@@ -104,6 +104,14 @@ fn pair(ob: &Bound<'_, PyAny>, name: &str) -> PyResult<[usize; 2]> {
     }
 }
 
+/// `pair` of an optional argument; absent or None gives `default` (a pool's stride defaults to its kernel).
+fn pair_or(ob: Option<&Bound<'_, PyAny>>, name: &str, default: [usize; 2]) -> PyResult<[usize; 2]> {
+    match ob {
+        Some(o) if !o.is_none() => pair(o, name),
+        _ => Ok(default),
+    }
+}
+
 #[pyfunction]
 #[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, dilation = None, groups = 1))]
 #[allow(clippy::too_many_arguments)]
@@ -116,7 +124,6 @@ pub fn conv2d(
     dilation: Option<&Bound<'_, PyAny>>,
     groups: usize,
 ) -> PyResult<Tensor> {
-    let one = |o: Option<&Bound<'_, PyAny>>, name: &str, d: usize| o.map_or(Ok([d, d]), |o| pair(o, name));
     let pad = match padding {
         None => Padding::Explicit([0, 0]),
         Some(p) => match p.extract::<String>() {
@@ -130,7 +137,7 @@ pub fn conv2d(
             Err(_) => Padding::Explicit(pair(p, "padding")?),
         },
     };
-    let (s, d) = (one(stride, "stride", 1)?, one(dilation, "dilation", 1)?);
+    let (s, d) = (pair_or(stride, "stride", [1, 1])?, pair_or(dilation, "dilation", [1, 1])?);
     let b = bias.as_ref().map(|b| &b.0);
     Ok(Tensor(conv::conv2d(&input.0, &weight.0, b, s, pad, d, groups).py()?))
 }
@@ -150,12 +157,8 @@ pub fn max_pool2d<'py>(
     return_indices: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let k = pair(kernel_size, "kernel_size")?;
-    let s = match stride {
-        Some(s) if !s.is_none() => pair(s, "stride")?,
-        _ => k,
-    };
-    let p = padding.map_or(Ok([0, 0]), |p| pair(p, "padding"))?;
-    let d = dilation.map_or(Ok([1, 1]), |d| pair(d, "dilation"))?;
+    let (s, p) = (pair_or(stride, "stride", k)?, pair_or(padding, "padding", [0, 0])?);
+    let d = pair_or(dilation, "dilation", [1, 1])?;
     match conv::max_pool2d(&input.0, k, s, p, d, ceil_mode, return_indices).py()? {
         (v, Some(i)) => Ok((Tensor(v), Tensor(i)).into_pyobject(py)?.into_any()),
         (v, None) => Ok(Bound::new(py, Tensor(v))?.into_any()),
@@ -171,11 +174,7 @@ pub fn avg_pool2d(
     padding: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Tensor> {
     let k = pair(kernel_size, "kernel_size")?;
-    let s = match stride {
-        Some(s) if !s.is_none() => pair(s, "stride")?,
-        _ => k,
-    };
-    let p = padding.map_or(Ok([0, 0]), |p| pair(p, "padding"))?;
+    let (s, p) = (pair_or(stride, "stride", k)?, pair_or(padding, "padding", [0, 0])?);
     Ok(Tensor(conv::avg_pool2d(&input.0, k, s, p).py()?))
 }
 

@@ -22,6 +22,33 @@ impl From<Scalar> for Operand {
     }
 }
 
+/// Shorthands for composites written over `binary` (network math, norms, backward rules, optimizers): a tensor
+/// operand, a float-scalar operand, and the tensor-by-tensor and tensor-by-scalar forms used there.
+pub(crate) fn t(x: &Tensor) -> Operand {
+    Operand::Tensor(x.clone())
+}
+
+pub(crate) fn s(v: f64) -> Operand {
+    Operand::Scalar(Scalar::Float(v))
+}
+
+pub(crate) fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(&t(a), &t(b), BinaryOp::Add)
+}
+
+pub(crate) fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(&t(a), &t(b), BinaryOp::Mul)
+}
+
+pub(crate) fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(&t(a), &t(b), BinaryOp::Div)
+}
+
+/// a · c for a float scalar c.
+pub(crate) fn scale(a: &Tensor, c: f64) -> Result<Tensor> {
+    binary(&t(a), &s(c), BinaryOp::Mul)
+}
+
 /// A 0-d tensor holding `s` as `dtype` on `device`.
 pub fn scalar_tensor(s: Scalar, dtype: DType, device: DeviceId) -> Result<Tensor> {
     Tensor::make(Op::Full(s), &[], vec![], dtype, device)

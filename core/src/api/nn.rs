@@ -1,7 +1,7 @@
 //! Network math written once over the primitives, so its gradients come from the primitives' rules: linear,
 //! sigmoid, the softmax family and the losses, with torch's signatures and semantics.
 
-use super::elementwise::{binary, sub, where_};
+use super::elementwise::{binary, div, mul, s, sub, t, where_};
 use super::promote::Operand;
 use super::realize::read_bytes;
 use super::tensor::Tensor;
@@ -10,22 +10,6 @@ use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
 use crate::graph::op::{BinaryOp, Op};
 use crate::util::error::{Error, Result};
-
-fn t(x: &Tensor) -> Operand {
-    Operand::Tensor(x.clone())
-}
-
-fn s(v: f64) -> Operand {
-    Operand::Scalar(Scalar::Float(v))
-}
-
-fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(&t(a), &t(b), BinaryOp::Mul)
-}
-
-fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(&t(a), &t(b), BinaryOp::Div)
-}
 
 /// How a loss reduces its per-element values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,21 +114,30 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     l.to_dtype(out_dtype(x))
 }
 
+/// The softmax family's common start: x in its compute dtype minus its max along `dim` (taken without history,
+/// as its gradient cancels), and that dim. A 0-d x is one element along a dim of its own, as torch treats it.
+fn shifted(x: &Tensor, dim: i64, name: &str) -> Result<(Tensor, i64)> {
+    let d = compute_dtype(x, name, false)?;
+    let x = if x.ndim() == 0 { x.unsqueeze(0)? } else { x.clone() };
+    let dim = wrap_dim(dim, x.ndim())? as i64;
+    let m = x.detach().to_dtype(d)?.amax(Some(&[dim]), true)?;
+    Ok((sub(&t(&x.to_dtype(d)?), &t(&m))?, dim))
+}
+
+/// The result in the input's dtype and shape (a 0-d input comes back 0-d).
+fn restore(y: Tensor, x: &Tensor) -> Result<Tensor> {
+    let y = if x.ndim() == 0 { y.squeeze(None)? } else { y };
+    y.to_dtype(x.dtype())
+}
+
 /// `log_softmax(x, dim)`: (x − m) − log Σ exp(x − m), in torch's order of operations.
 pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     if x.numel() == 0 && !x.dtype().is_float() {
         return x.copy(); // as torch: an empty integer tensor comes back before the dtype is looked at
     }
-    let d = compute_dtype(x, "log_softmax", false)?;
-    let xc = x.to_dtype(d)?;
-    if xc.ndim() == 0 {
-        return sub(&t(&xc), &t(&xc))?.to_dtype(x.dtype());
-    }
-    let dim = wrap_dim(dim, xc.ndim())? as i64;
-    let m = x.detach().to_dtype(d)?.amax(Some(&[dim]), true)?;
-    let shifted = sub(&t(&xc), &t(&m))?;
+    let (shifted, dim) = shifted(x, dim, "log_softmax")?;
     let lse = shifted.exp()?.sum(Some(&[dim]), true)?.log()?;
-    sub(&t(&shifted), &t(&lse))?.to_dtype(x.dtype())
+    restore(sub(&t(&shifted), &t(&lse))?, x)
 }
 
 /// `softmax(x, dim)`: exp(x − m) / Σ exp(x − m).
@@ -152,15 +145,9 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     if x.numel() == 0 && !x.dtype().is_float() {
         return x.copy(); // as torch: an empty integer tensor comes back before the dtype is looked at
     }
-    let d = compute_dtype(x, "softmax", false)?;
-    let xc = x.to_dtype(d)?;
-    if xc.ndim() == 0 {
-        return div(&xc, &xc)?.to_dtype(x.dtype());
-    }
-    let dim = wrap_dim(dim, xc.ndim())? as i64;
-    let m = x.detach().to_dtype(d)?.amax(Some(&[dim]), true)?;
-    let e = sub(&t(&xc), &t(&m))?.exp()?;
-    div(&e, &e.sum(Some(&[dim]), true)?)?.to_dtype(x.dtype())
+    let (shifted, dim) = shifted(x, dim, "softmax")?;
+    let e = shifted.exp()?;
+    restore(div(&e, &e.sum(Some(&[dim]), true)?)?, x)
 }
 
 fn reduce(loss: Tensor, reduction: Reduction) -> Result<Tensor> {

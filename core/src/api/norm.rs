@@ -1,22 +1,12 @@
 //! Normalisation layers over primitives (so gradients come from the primitives' rules): batch_norm (training
 //! statistics with running-average updates, or the running statistics in eval), layer_norm and group_norm.
 
-use super::elementwise::{binary, sub};
+use super::elementwise::{binary, s, sub, t};
 use super::grad::no_grad;
-use super::promote::Operand;
 use super::tensor::Tensor;
 use crate::base::dtype::DType;
-use crate::base::scalar::Scalar;
 use crate::graph::op::{BinaryOp, UnaryOp};
 use crate::util::error::{Error, Result};
-
-fn t(x: &Tensor) -> Operand {
-    Operand::Tensor(x.clone())
-}
-
-fn s(v: f64) -> Operand {
-    Operand::Scalar(Scalar::Float(v))
-}
 
 fn op(a: &Tensor, b: &Tensor, o: BinaryOp) -> Result<Tensor> {
     binary(&t(a), &t(b), o)

@@ -3,7 +3,7 @@
 
 use std::f64::consts::LN_2;
 
-use crate::api::elementwise::{binary, where_};
+use crate::api::elementwise::{binary, div, mul, scale, t, where_};
 use crate::api::grad::{GradFn, GradKind};
 use crate::api::promote::Operand;
 use crate::api::Tensor;
@@ -11,26 +11,6 @@ use crate::base::scalar::Scalar;
 use crate::base::view::View;
 use crate::graph::op::{BinaryOp, Op, ReduceOp, UnaryOp};
 use crate::util::error::{Error, Result};
-
-fn t(x: &Tensor) -> Operand {
-    Operand::Tensor(x.clone())
-}
-
-fn s(v: f64) -> Operand {
-    Operand::Scalar(Scalar::Float(v))
-}
-
-fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(&t(a), &t(b), BinaryOp::Mul)
-}
-
-fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(&t(a), &t(b), BinaryOp::Div)
-}
-
-fn scale(a: &Tensor, c: f64) -> Result<Tensor> {
-    binary(&t(a), &s(c), BinaryOp::Mul)
-}
 
 fn zeros_like(x: &Tensor) -> Result<Tensor> {
     Tensor::full(x.shape(), Scalar::Int(0), x.dtype(), x.device())

@@ -2,34 +2,13 @@
 //! in place to parameters and their state under no-grad. A step realizes the parameters and state it wrote, so a
 //! training loop that never reads a value still does not grow a graph across steps.
 
-use crate::api::elementwise::{binary, sub};
+use crate::api::elementwise::{add, binary, mul, s, scale, sub, t};
 use crate::api::grad::no_grad;
-use crate::api::promote::Operand;
 use crate::api::realize::realize;
 use crate::api::Tensor;
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
 use crate::util::error::{Error, Result};
-
-fn t(x: &Tensor) -> Operand {
-    Operand::Tensor(x.clone())
-}
-
-fn s(v: f64) -> Operand {
-    Operand::Scalar(Scalar::Float(v))
-}
-
-fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(&t(a), &t(b), BinaryOp::Add)
-}
-
-fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(&t(a), &t(b), BinaryOp::Mul)
-}
-
-fn scale(a: &Tensor, c: f64) -> Result<Tensor> {
-    binary(&t(a), &s(c), BinaryOp::Mul)
-}
 
 /// a + c·b (torch's `add(b, alpha=c)`).
 fn add_scaled(a: &Tensor, b: &Tensor, c: f64) -> Result<Tensor> {

@@ -206,15 +206,11 @@ class Unflatten(Module):
         return input.reshape(*shape)
 
 
-class Sequential(Module):
-    def __init__(self, *args):
-        super().__init__()
-        if len(args) == 1 and isinstance(args[0], OrderedDict):
-            for name, m in args[0].items():
-                self.add_module(name, m)
-        else:
-            for i, m in enumerate(args):
-                self.add_module(str(i), m)
+class _Indexed(Module):
+    """Submodules numbered in order (Sequential, ModuleList): length, iteration, indexing and slicing, append."""
+
+    def _from(self, modules):
+        raise NotImplementedError
 
     def __len__(self):
         return len(self._modules)
@@ -224,13 +220,25 @@ class Sequential(Module):
 
     def __getitem__(self, i):
         mods = list(self._modules.values())
-        if isinstance(i, slice):
-            return Sequential(*mods[i])
-        return mods[i]
+        return self._from(mods[i]) if isinstance(i, slice) else mods[i]
 
     def append(self, module):
         self.add_module(str(len(self)), module)
         return self
+
+
+class Sequential(_Indexed):
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for name, m in args[0].items():
+                self.add_module(name, m)
+        else:
+            for m in args:
+                self.append(m)
+
+    def _from(self, modules):
+        return Sequential(*modules)
 
     def forward(self, input):
         for m in self._modules.values():
@@ -238,30 +246,18 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_Indexed):
     def __init__(self, modules=None):
         super().__init__()
-        for m in modules or []:
-            self.append(m)
+        self.extend(modules or [])
 
-    def append(self, module):
-        self.add_module(str(len(self._modules)), module)
-        return self
+    def _from(self, modules):
+        return ModuleList(modules)
 
     def extend(self, modules):
         for m in modules:
             self.append(m)
         return self
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def __getitem__(self, i):
-        mods = list(self._modules.values())
-        return ModuleList(mods[i]) if isinstance(i, slice) else mods[i]
 
 
 class ModuleDict(Module):
