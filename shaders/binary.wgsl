@@ -14,11 +14,11 @@ fn fdiv(xb: u32, yb: u32) -> f32 {
     let ay = yb & 0x7fffffffu;
     let sign = (xb ^ yb) & 0x80000000u;
     if (bnan(xb) || bnan(yb)) {
-        return bitcast<f32>(0x7fc00000u);
+        return nan_f32();
     }
     if (ay == 0u) {
         if (ax == 0u) {
-            return bitcast<f32>(0x7fc00000u);
+            return nan_f32();
         }
         return bitcast<f32>(sign | 0x7f800000u);
     }
@@ -30,7 +30,7 @@ fn fdiv(xb: u32, yb: u32) -> f32 {
             // |x| < 2^-124 and |y| > 2^126: the quotient is below half the smallest subnormal.
             return bitcast<f32>(sign);
         }
-        return bitcast<f32>(xb - 0x01000000u) / bitcast<f32>(yb - 0x01000000u);
+        return signed(sign, bitcast<f32>(xb - 0x01000000u) / bitcast<f32>(yb - 0x01000000u));
     }
     let xsub = ax != 0u && ax < 0x00800000u;
     let ysub = ay < 0x00800000u;
@@ -47,7 +47,17 @@ fn fdiv(xb: u32, yb: u32) -> f32 {
         let q = f32(ax) / bitcast<f32>(ay);
         return bitcast<f32>(sign | bitcast<u32>(ldexp(ldexp(q, -100), -49)));
     }
-    return bitcast<f32>(xb) / bitcast<f32>(yb);
+    return signed(sign, bitcast<f32>(xb) / bitcast<f32>(yb));
+}
+
+// `q` with its sign set to `sign`: a GPU that flushes a subnormal result (or a subnormal operand) may drop the sign
+// of the zero, which a product or quotient of finite values always knows from its operands.
+fn signed(sign: u32, q: f32) -> f32 {
+    let b = bitcast<u32>(q);
+    if (bnan(b)) {
+        return q;
+    }
+    return bitcast<f32>(sign | (b & 0x7fffffffu));
 }
 
 fn b2f(c: bool) -> f32 {
@@ -61,7 +71,7 @@ fn value_f(e: u32) -> f32 {
     let y = bitcast<f32>(yb);
     switch info.op {
         case 0u: { return x + y; }
-        case 1u: { return x * y; }
+        case 1u: { return signed((xb ^ yb) & 0x80000000u, x * y); }
         case 2u: { return fdiv(xb, yb); }
         case 3u: {
             // torch.maximum: NaN propagates, and `x` wins unless x < y (so max(-0, +0) = -0, relu(-0) = -0).

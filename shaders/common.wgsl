@@ -26,6 +26,12 @@ struct Meta {
 
 @group(0) @binding(0) var<uniform> info: Meta;
 
+// A quiet NaN. WGSL forbids NaN in constant expressions (Chromium's Tint rejects `bitcast<f32>(0x7fc00000u)`), so
+// the bits pass through a uniform value that is always 0.
+fn nan_f32() -> f32 {
+    return bitcast<f32>(0x7fc00000u | (info.n & 0u));
+}
+
 fn dim(d: u32) -> u32 {
     return info.shape[d / 4u][d % 4u];
 }

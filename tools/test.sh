@@ -18,8 +18,9 @@ step "layer check (self-test plants violations, then checks this tree)"
 python tools/check_layers.py --self-test
 step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings
-step "wasm32 build of the engine"
-cargo check --target wasm32-unknown-unknown -p vkml-core -p vkml-backend-cpu -p vkml-web
+step "clippy for wasm32 (the engine, WebGPU backend and JavaScript bindings as the browser gets them)"
+cargo clippy --target wasm32-unknown-unknown -p vkml-core -p vkml-backend-cpu -p vkml-backend-vulkan -p vkml-web \
+  -- -D warnings
 step "Rust tests (Vulkan against the CPU oracle, determinism, narrowing)"
 cargo test --workspace --exclude vkml-py
 step "Python wheel (abi3), installed into .pyinstall"
@@ -35,4 +36,19 @@ if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests: failing" >&2
   exit 1
 fi
+
+step "npm package (wasm-bindgen, wasm-opt, npm pack), installed offline into a fresh folder"
+bash tools/npm.sh
+NPM_HOME="$(mktemp -d)"
+trap 'rm -rf "$NPM_HOME"' EXIT
+(cd "$NPM_HOME" && npm init -y >/dev/null && npm install -q --offline --no-audit --no-fund "$ROOT"/dist/vkml-*.tgz)
+export VKML_NPM_PKG="$NPM_HOME/node_modules/vkml"
+step "JavaScript fixtures from torch (inputs, results, the op table's contracts)"
+PYTHONPATH="$ROOT/.pyinstall:$ROOT/tests/python" python tests/web/make_fixtures.py tests/out/web/fixtures.json
+step "Node suite: the installed package on the CPU"
+node --test tests/web/node.test.mjs
+step "Chromium suite: WebGPU (SwiftShader) and its floor against torch and the CPU oracle"
+node --test tests/web/browser.test.mjs
+step "the web demo end to end in Chromium (screenshot in tests/out/web/demo.png)"
+node tests/web/demo.e2e.mjs
 exit "$rc"

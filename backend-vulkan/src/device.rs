@@ -1,4 +1,4 @@
-//! Opening a Vulkan adapter through wgpu (Vulkan only), with either the adapter's limits or the floor that both
+//! Opening a GPU through wgpu (Vulkan natively, the browser's WebGPU on wasm), with either the adapter's limits or the floor that both
 //! Vulkan 1.3 and WebGPU guarantee; wgpu errors become values instead of panics.
 
 use std::sync::{Arc, Mutex};
@@ -43,6 +43,7 @@ pub fn device_type(info: &wgpu::AdapterInfo) -> DeviceType {
 }
 
 /// Open Vulkan adapter `index` (in wgpu's enumeration order).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn open(index: usize, min_spec: bool) -> Result<Opened> {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
     desc.backends = wgpu::Backends::VULKAN;
@@ -56,6 +57,27 @@ pub fn open(index: usize, min_spec: bool) -> Result<Opened> {
             format!("Vulkan adapter {index} does not exist ({count} found)")
         })
     })?;
+    block(open_adapter(adapter, index, min_spec))
+}
+
+/// Open the browser's WebGPU adapter. The caller has checked that `navigator.gpu` exists: wgpu's WebGPU instance
+/// panics without it.
+#[cfg(target_arch = "wasm32")]
+pub async fn open(min_spec: bool) -> Result<Opened> {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = wgpu::Backends::BROWSER_WEBGPU;
+    let instance = wgpu::Instance::new(desc);
+    let options =
+        wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, ..Default::default() };
+    let adapter = instance
+        .request_adapter(&options)
+        .await
+        .map_err(|e| Error::Device(format!("the browser offers no WebGPU adapter: {e}")))?;
+    open_adapter(adapter, 0, min_spec).await
+}
+
+/// Request the device with the adapter's own limits, or with only the floor.
+async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> Result<Opened> {
     let info = adapter.get_info();
     let limits = if min_spec { floor_limits() } else { adapter.limits() };
     let desc = wgpu::DeviceDescriptor {
@@ -64,8 +86,10 @@ pub fn open(index: usize, min_spec: bool) -> Result<Opened> {
         required_limits: limits.clone(),
         ..Default::default()
     };
-    let (device, queue) = block(adapter.request_device(&desc))
-        .map_err(|e| Error::Backend(format!("could not open Vulkan device {index} ({}): {e}", info.name)))?;
+    let (device, queue) = adapter
+        .request_device(&desc)
+        .await
+        .map_err(|e| Error::Backend(format!("could not open GPU device {index} ({}): {e}", info.name)))?;
     let stray_error: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
     let sink = stray_error.clone();
     device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
@@ -75,12 +99,13 @@ pub fn open(index: usize, min_spec: bool) -> Result<Opened> {
     let sink = stray_error.clone();
     device.set_device_lost_callback(move |reason, msg| {
         let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
-        s.get_or_insert_with(|| format!("Vulkan device lost ({reason:?}): {msg}"));
+        s.get_or_insert_with(|| format!("GPU device lost ({reason:?}): {msg}"));
     });
     Ok(Opened { device, queue, info, limits, stray_error })
 }
 
 /// Block on a future that wgpu resolves without polling (adapter and device requests on native).
+#[cfg(not(target_arch = "wasm32"))]
 fn block<F: std::future::Future>(fut: F) -> F::Output {
     let mut fut = std::pin::pin!(fut);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());

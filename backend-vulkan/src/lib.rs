@@ -1,5 +1,5 @@
-//! vkml-backend-vulkan: WGSL compute shaders through wgpu restricted to Vulkan. One command encoder and one
-//! submission per batch; errors from wgpu come back as values through error scopes.
+//! vkml-backend-vulkan: WGSL compute shaders through wgpu, restricted to Vulkan natively and on the browser's
+//! WebGPU in wasm. One command encoder and one submission per batch; errors from wgpu come back as values.
 
 mod binary;
 mod buffer;
@@ -18,7 +18,7 @@ mod unary;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 
 use wgpu::util::DeviceExt;
 
@@ -48,24 +48,44 @@ pub struct VulkanBackend {
     stray_error: Arc<Mutex<Option<String>>>,
     /// Work recorded by `run` and not yet submitted; a readback appends its copy and submits both at once.
     pending: Mutex<Option<wgpu::CommandEncoder>>,
+    /// In a browser, the error scopes of batches run since the last readback: `run` cannot wait for them, so the
+    /// next readback does, and fails rather than return values from a batch WebGPU rejected.
+    #[cfg(target_arch = "wasm32")]
+    scopes: Mutex<Vec<ScopeFuture>>,
 }
+
+#[cfg(target_arch = "wasm32")]
+type ScopeFuture = Pin<Box<dyn Future<Output = Option<wgpu::Error>> + Send>>;
 
 impl VulkanBackend {
     /// Open adapter `index`. `min_spec` requests only the floor; `env_forced` says the floor came from
     /// VKML_MIN_SPEC=1, in which case the device keeps the plain name "vulkan:N".
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new(index: usize, min_spec: bool, env_forced: bool) -> Result<VulkanBackend> {
         let o = device::open(index, min_spec)?;
         let label = if min_spec && !env_forced { format!("vulkan:{index}:floor") } else { format!("vulkan:{index}") };
+        Ok(VulkanBackend::from_opened(o, label, "vulkan", index, min_spec))
+    }
+
+    /// Open the browser's WebGPU device ("webgpu", or "webgpu:floor" with only the floor's limits).
+    #[cfg(target_arch = "wasm32")]
+    pub async fn new_webgpu(min_spec: bool) -> Result<VulkanBackend> {
+        let o = device::open(min_spec).await?;
+        let label = if min_spec { "webgpu:floor" } else { "webgpu" }.to_string();
+        Ok(VulkanBackend::from_opened(o, label, "webgpu", 0, min_spec))
+    }
+
+    fn from_opened(o: device::Opened, label: String, kind: &'static str, index: usize, min_spec: bool) -> Self {
         let info = DeviceInfo {
             label,
-            kind: "vulkan",
+            kind,
             index,
             min_spec,
             adapter: o.info.name.clone(),
             driver: format!("{} {}", o.info.driver, o.info.driver_info).trim().to_string(),
             device_type: device::device_type(&o.info),
         };
-        Ok(VulkanBackend {
+        VulkanBackend {
             info,
             device: o.device,
             queue: o.queue,
@@ -74,7 +94,9 @@ impl VulkanBackend {
             pool: Arc::new(Pool::default()),
             stray_error: o.stray_error,
             pending: Mutex::new(None),
-        })
+            #[cfg(target_arch = "wasm32")]
+            scopes: Mutex::new(Vec::new()),
+        }
     }
 
     /// Forget pooled buffers (tests vary pool state with it).
@@ -223,8 +245,10 @@ impl Backend for VulkanBackend {
     }
 
     fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()> {
-        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let scopes = (
+            self.device.push_error_scope(wgpu::ErrorFilter::Validation),
+            self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory),
+        );
         let mut pending = self.pending();
         let enc = pending.get_or_insert_with(|| self.new_encoder());
         let mut result = Ok(());
@@ -235,22 +259,34 @@ impl Backend for VulkanBackend {
             }
         }
         drop(pending);
-        let oom = oom.pop();
-        let validation = validation.pop();
-        let stray = self.stray_error.clone();
-        Box::pin(async move {
-            result?;
-            if let Some(e) = oom.await {
-                return Err(Error::Backend(format!("out of GPU memory: {e}")));
-            }
-            if let Some(e) = validation.await {
-                return Err(Error::Backend(format!("GPU validation error: {e}")));
-            }
-            if let Some(e) = stray.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                return Err(Error::Backend(e));
-            }
-            Ok(())
-        })
+        // In a browser the scopes resolve only after this call returns, and realization cannot wait for them: the
+        // next readback awaits them.
+        #[cfg(target_arch = "wasm32")]
+        {
+            let mut pending_scopes = self.scopes.lock().unwrap_or_else(|p| p.into_inner());
+            pending_scopes.push(Box::pin(scopes.1.pop()));
+            pending_scopes.push(Box::pin(scopes.0.pop()));
+            ready(result)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let oom = scopes.1.pop();
+            let validation = scopes.0.pop();
+            let stray = self.stray_error.clone();
+            Box::pin(async move {
+                result?;
+                if let Some(e) = oom.await {
+                    return Err(Error::Backend(format!("out of GPU memory: {e}")));
+                }
+                if let Some(e) = validation.await {
+                    return Err(Error::Backend(format!("GPU validation error: {e}")));
+                }
+                if let Some(e) = stray.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    return Err(Error::Backend(e));
+                }
+                Ok(())
+            })
+        }
     }
 
     fn read(&self, buffer: &Buffer) -> BoxFuture<Vec<u8>> {
@@ -276,12 +312,36 @@ impl Backend for VulkanBackend {
         if let Some(e) = self.take_stray_error() {
             return ready(Err(Error::Backend(e)));
         }
-        let state: Arc<Mutex<Option<std::result::Result<(), String>>>> = Arc::new(Mutex::new(None));
+        let state: Arc<Mutex<MapState>> = Arc::new(Mutex::new(MapState::default()));
         let sink = state.clone();
         staging.map_async(wgpu::MapMode::Read, .., move |r| {
-            *sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(r.map_err(|e| e.to_string()));
+            let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
+            s.done = Some(r.map_err(|e| e.to_string()));
+            // A browser resolves the mapping from its event loop and must wake the task awaiting it.
+            if let Some(w) = s.waker.take() {
+                w.wake();
+            }
         });
-        Box::pin(ReadFuture { state, staging, dtype: buffer.dtype, len: buffer.len })
+        let read = ReadFuture { state, staging, dtype: buffer.dtype, len: buffer.len };
+        #[cfg(target_arch = "wasm32")]
+        {
+            let scopes = std::mem::take(&mut *self.scopes.lock().unwrap_or_else(|p| p.into_inner()));
+            let stray = self.stray_error.clone();
+            Box::pin(async move {
+                for scope in scopes {
+                    if let Some(e) = scope.await {
+                        return Err(Error::Backend(format!("WebGPU rejected a batch of kernels: {e}")));
+                    }
+                }
+                let bytes = read.await?;
+                if let Some(e) = stray.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    return Err(Error::Backend(e));
+                }
+                Ok(bytes)
+            })
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        Box::pin(read)
     }
 
     fn flush(&self) {
@@ -302,9 +362,16 @@ impl Backend for VulkanBackend {
     }
 }
 
+/// The mapping's outcome once known, and who to wake then.
+#[derive(Default)]
+struct MapState {
+    done: Option<std::result::Result<(), String>>,
+    waker: Option<Waker>,
+}
+
 /// Resolves once the staging buffer is mapped; converts GPU words to NumPy layout.
 struct ReadFuture {
-    state: Arc<Mutex<Option<std::result::Result<(), String>>>>,
+    state: Arc<Mutex<MapState>>,
     staging: wgpu::Buffer,
     dtype: DType,
     len: usize,
@@ -313,8 +380,14 @@ struct ReadFuture {
 impl Future for ReadFuture {
     type Output = Result<Vec<u8>>;
 
-    fn poll(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let done = self.state.lock().unwrap_or_else(|p| p.into_inner()).take();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let done = {
+            let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            if s.done.is_none() {
+                s.waker = Some(cx.waker().clone());
+            }
+            s.done.take()
+        };
         match done {
             None => Poll::Pending,
             Some(Err(e)) => Poll::Ready(Err(Error::Backend(format!("reading a GPU buffer failed: {e}")))),

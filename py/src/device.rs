@@ -5,7 +5,6 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use vkml_backend_vulkan::VulkanBackend;
-use vkml_core::backend::DeviceType;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::dispatch;
@@ -96,35 +95,6 @@ pub fn devices() -> Vec<Device> {
 /// The device to use and a sentence saying why: the first real GPU opened, else the CPU.
 #[pyfunction]
 pub fn best_device() -> PyResult<(Device, String)> {
-    let cpu = dispatch::find("cpu").py()?;
-    let mut software = None;
-    for id in dispatch::devices() {
-        let info = dispatch::backend(id).py()?.info().clone();
-        match info.device_type {
-            DeviceType::DiscreteGpu | DeviceType::IntegratedGpu | DeviceType::VirtualGpu if !info.min_spec => {
-                let why = format!(
-                    "using Vulkan device {}: {} ({}, driver {})",
-                    info.index,
-                    info.adapter,
-                    info.device_type.describe(),
-                    info.driver
-                );
-                return Ok((Device { id }, why));
-            }
-            DeviceType::SoftwareGpu => software = Some(info),
-            _ => {}
-        }
-    }
-    let why = match software {
-        Some(info) => format!(
-            "using the CPU: the only Vulkan device is {} ({}, driver {}), a software renderer that is slower than \
-             the CPU backend; pass 'vulkan:{}' explicitly to use it anyway",
-            info.adapter,
-            info.device_type.describe(),
-            info.driver,
-            info.index
-        ),
-        None => "using the CPU: no Vulkan GPU has been opened (call vkml.init_vulkan first)".to_string(),
-    };
-    Ok((Device { id: cpu }, why))
+    let (id, why) = dispatch::best_device(false, "no Vulkan GPU has been opened (call vkml.init_vulkan first)").py()?;
+    Ok((Device { id }, why))
 }

@@ -1,74 +1,48 @@
-//! vkml for JavaScript (wasm-bindgen): the same engine compiled for wasm32, on the CPU oracle for now; the npm
-//! package, async readback of GPU values and WebGPU come with the browser issue (#5).
+//! vkml for JavaScript (wasm-bindgen): the engine compiled once more for wasm32. Tensors, ops, autograd, the network
+//! math and the optimizers are the Rust ones; the npm package's `index.js` only arranges them into `vkml.nn` and
+//! `vkml.optim`, dispatches tensor-or-number arguments, and adds `Module` classes that users can subclass.
 
-use std::sync::{Arc, Once};
+mod convert;
+mod device;
+mod io;
+mod nn;
+mod ops;
+mod optim;
+mod tensor;
 
-use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsValue;
 
-use vkml_backend_cpu::CpuBackend;
-use vkml_core::api::elementwise::{binary, sub};
-use vkml_core::api::promote::Operand;
-use vkml_core::api::realize::read_bytes;
-use vkml_core::api::Tensor as Core;
-use vkml_core::base::dtype::DType;
-use vkml_core::dispatch;
-use vkml_core::graph::op::BinaryOp;
+pub use tensor::Tensor;
 
-static CPU: Once = Once::new();
+/// Every exported function returns this; the error is a JavaScript `TypeError`, `RangeError` or `Error`.
+pub(crate) type JsResult<T> = Result<T, JsValue>;
 
-fn cpu() -> Result<vkml_core::base::buffer::DeviceId, JsError> {
-    CPU.call_once(|| {
-        dispatch::register(Arc::new(CpuBackend::new()));
-    });
-    dispatch::find("cpu").map_err(err)
+/// vkml's error as the JavaScript exception a user expects: wrong dtypes are `TypeError`s, out-of-range indices and
+/// dims `RangeError`s, the rest `Error`s; the message is the engine's own.
+pub(crate) fn err(e: vkml_core::Error) -> JsValue {
+    use vkml_core::Error as E;
+    let msg = e.to_string();
+    match e {
+        E::Dtype(_) => js_sys::TypeError::new(&msg).into(),
+        E::Index(_) => js_sys::RangeError::new(&msg).into(),
+        E::Shape(_) | E::Value(_) | E::Device(_) | E::Unsupported(_) | E::Runtime(_) | E::Backend(_) | E::Io(_) => {
+            js_sys::Error::new(&msg).into()
+        }
+    }
 }
 
-fn err(e: vkml_core::Error) -> JsError {
-    JsError::new(&e.to_string())
+/// A `TypeError` for a JavaScript argument of the wrong kind.
+pub(crate) fn type_error(msg: &str) -> JsValue {
+    js_sys::TypeError::new(msg).into()
 }
 
-/// A float32 tensor on the CPU.
-#[wasm_bindgen]
-pub struct Tensor(Core);
+/// Map engine results into JavaScript ones.
+pub(crate) trait OrJs<T> {
+    fn js(self) -> JsResult<T>;
+}
 
-#[wasm_bindgen]
-impl Tensor {
-    /// A tensor from values and a shape (`vkml.tensor` in the Python API).
-    #[wasm_bindgen(constructor)]
-    pub fn new(values: Vec<f32>, shape: Vec<usize>) -> Result<Tensor, JsError> {
-        let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        Ok(Tensor(Core::from_bytes(bytes, &shape, DType::F32, cpu()?).map_err(err)?))
-    }
-
-    pub fn shape(&self) -> Vec<usize> {
-        self.0.shape().to_vec()
-    }
-
-    pub fn matmul(&self, other: &Tensor) -> Result<Tensor, JsError> {
-        Ok(Tensor(self.0.matmul(&other.0).map_err(err)?))
-    }
-
-    pub fn add(&self, other: &Tensor) -> Result<Tensor, JsError> {
-        let (a, b) = (Operand::Tensor(self.0.clone()), Operand::Tensor(other.0.clone()));
-        Ok(Tensor(binary(&a, &b, BinaryOp::Add).map_err(err)?))
-    }
-
-    pub fn sub(&self, other: &Tensor) -> Result<Tensor, JsError> {
-        let (a, b) = (Operand::Tensor(self.0.clone()), Operand::Tensor(other.0.clone()));
-        Ok(Tensor(sub(&a, &b).map_err(err)?))
-    }
-
-    pub fn relu(&self) -> Result<Tensor, JsError> {
-        Ok(Tensor(self.0.relu().map_err(err)?))
-    }
-
-    pub fn sum(&self) -> Result<Tensor, JsError> {
-        Ok(Tensor(self.0.sum(None, false).map_err(err)?))
-    }
-
-    /// The values, realizing the graph first.
-    pub fn data(&self) -> Result<Vec<f32>, JsError> {
-        let b = read_bytes(&self.0.to_dtype(DType::F32).map_err(err)?).map_err(err)?;
-        Ok(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+impl<T> OrJs<T> for vkml_core::Result<T> {
+    fn js(self) -> JsResult<T> {
+        self.map_err(err)
     }
 }

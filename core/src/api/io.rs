@@ -38,14 +38,28 @@ fn from_st(d: Dtype, name: &str) -> Result<DType> {
 pub fn save_safetensors(tensors: &[(String, Tensor)], metadata: Option<Vec<(String, String)>>) -> Result<Vec<u8>> {
     let mut data = Vec::with_capacity(tensors.len());
     for (name, t) in tensors {
-        data.push((name.clone(), t.dtype(), t.shape().to_vec(), read_bytes(t)?));
+        data.push(Entry { name: name.clone(), dtype: t.dtype(), shape: t.shape().to_vec(), bytes: read_bytes(t)? });
     }
+    serialize(&data, metadata)
+}
+
+/// One tensor's values already read from its device (a browser reads them asynchronously first).
+pub struct Entry {
+    pub name: String,
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+    /// Row-major, NumPy layout.
+    pub bytes: Vec<u8>,
+}
+
+/// The safetensors bytes of entries whose values are already on the host.
+pub fn serialize(data: &[Entry], metadata: Option<Vec<(String, String)>>) -> Result<Vec<u8>> {
     let views = data
         .iter()
-        .map(|(name, d, shape, bytes)| {
-            TensorView::new(to_st(*d), shape.clone(), bytes)
-                .map(|v| (name.clone(), v))
-                .map_err(|e| Error::Value(format!("tensor '{name}': {e}")))
+        .map(|e| {
+            TensorView::new(to_st(e.dtype), e.shape.clone(), &e.bytes)
+                .map(|v| (e.name.clone(), v))
+                .map_err(|err| Error::Value(format!("tensor '{}': {err}", e.name)))
         })
         .collect::<Result<Vec<_>>>()?;
     let meta = metadata.map(|m| m.into_iter().collect());

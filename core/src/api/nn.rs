@@ -7,7 +7,8 @@ use super::realize::read_bytes;
 use super::tensor::Tensor;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
-use crate::base::view::wrap_dim;
+use crate::base::view::{wrap_dim, View};
+use crate::graph::node::Node;
 use crate::graph::op::{BinaryOp, Op};
 use crate::util::error::{Error, Result};
 
@@ -199,22 +200,32 @@ fn check_targets(target: &Tensor, batch: &[usize], classes: usize, ignore_index:
 /// The values of an int64 tensor on the host: read from its host data when it was made from NumPy or a list
 /// (directly, or moved to a device and not yet run), else read back from its device.
 fn host_i64(x: &Tensor) -> Result<Vec<i64>> {
-    let words = |b: &[u8]| -> Vec<i64> {
-        b.chunks_exact(8).map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect()
-    };
-    let mut node = x.node();
-    // A pending transfer of host data reads the same bytes in the same layout.
-    if let (Op::Transfer, Some(src)) = (&node.op, node.srcs().first()) {
-        if matches!(src.node.op, Op::Data(_)) && src.view == crate::base::view::View::contiguous(&src.node.shape) {
-            node = src.node.clone();
-        }
+    match host_ints(&x.node()) {
+        Some(all) => Ok(x.view().indices().iter().filter_map(|&i| all.get(i).copied()).collect()),
+        None => Ok(i64_words(&read_bytes(x)?)),
     }
+}
+
+fn i64_words(b: &[u8]) -> Vec<i64> {
+    b.chunks_exact(8).map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect()
+}
+
+/// The values of an integer node that is host data, possibly behind whole-buffer transfers and casts to int64
+/// (targets made from NumPy or JavaScript arrays, then moved to a GPU): read without a device round trip, which a
+/// browser could not wait for.
+fn host_ints(node: &Node) -> Option<Vec<i64>> {
     match &node.op {
-        Op::Data(h) if h.dtype == DType::I64 => {
-            let all = words(&h.bytes);
-            Ok(x.view().indices().iter().filter_map(|&i| all.get(i).copied()).collect())
+        Op::Data(h) if h.dtype == DType::I64 => Some(i64_words(&h.bytes)),
+        Op::Data(h) if h.dtype == DType::I32 => {
+            Some(h.bytes.chunks_exact(4).map(|c| i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect())
         }
-        _ => Ok(words(&read_bytes(x)?)),
+        Op::Transfer | Op::Cast => {
+            let src = node.srcs().into_iter().next()?;
+            // A cast keeps integer values only when it widens to int64 (a float source has no host integers).
+            let exact = matches!(node.op, Op::Transfer) || node.dtype == DType::I64;
+            (exact && src.view == View::contiguous(&src.node.shape)).then(|| host_ints(&src.node)).flatten()
+        }
+        _ => None,
     }
 }
 

@@ -2,6 +2,8 @@
 //! values back. Also eager mode and the pending-graph threshold.
 
 use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -58,99 +60,140 @@ pub fn realize(tensors: &[&Tensor]) -> Result<()> {
     Ok(())
 }
 
+/// Realize `roots`, waiting natively (a browser cannot wait: there `realize_async` is awaited instead).
 fn realize_nodes(roots: Vec<Arc<Node>>) -> Result<()> {
-    let order = plan::schedule(&roots);
-    if order.is_empty() {
-        return Ok(());
-    }
-    PENDING.store(0, Ordering::Relaxed);
-    bump(Counter::Realizations, 1);
-    // Buffers of nodes realized by this call; nodes are marked realized only once their device's batch succeeded,
-    // so a failed batch never leaves garbage behind.
-    let mut done: HashMap<u64, Buffer> = HashMap::new();
-    let mut batches: BTreeMap<DeviceId, Vec<(Arc<Node>, Kernel)>> = BTreeMap::new();
-    for node in order {
-        let b = dispatch::backend(node.device)?;
-        let out = match &node.op {
-            Op::Data(h) => {
-                bump(Counter::BytesUploaded, h.bytes.len() as u64);
-                b.upload(node.device, h.dtype, &h.bytes)?
-            }
-            Op::Transfer => {
-                let src =
-                    node.srcs().into_iter().next().ok_or_else(|| Error::Backend("transfer without source".into()))?;
-                let bytes = read_node(&src.node)?;
-                bump(Counter::BytesUploaded, bytes.len() as u64);
-                b.upload(node.device, node.dtype, &bytes)?
-            }
-            op => {
-                let out = b.alloc(node.device, node.dtype, node.numel())?;
-                let mut args = Vec::new();
-                for s in node.srcs() {
-                    let buffer = match done.get(&s.node.id) {
-                        Some(buf) => buf.clone(),
-                        None => s.node.buffer().ok_or_else(|| Error::Backend("source not realized".into()))?,
-                    };
-                    args.push(Arg { buffer, view: s.view });
+    dispatch::block_on(realize_async(roots))
+}
+
+/// A future that need not be `Send`: realization runs on the thread that asked for it.
+type Local<T> = Pin<Box<dyn Future<Output = Result<T>>>>;
+
+/// Realization itself is async: a transfer between devices reads its source first, and a browser can only await
+/// that. Boxed, because reading a transfer's source realizes it in turn.
+fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
+    Box::pin(async move {
+        let order = plan::schedule(&roots);
+        if order.is_empty() {
+            return Ok(());
+        }
+        PENDING.store(0, Ordering::Relaxed);
+        bump(Counter::Realizations, 1);
+        // Buffers of nodes realized by this call; nodes are marked realized only once their device's batch succeeded,
+        // so a failed batch never leaves garbage behind.
+        let mut done: HashMap<u64, Buffer> = HashMap::new();
+        let mut batches: BTreeMap<DeviceId, Vec<(Arc<Node>, Kernel)>> = BTreeMap::new();
+        for node in order {
+            let b = dispatch::backend(node.device)?;
+            let out = match &node.op {
+                Op::Data(h) => {
+                    bump(Counter::BytesUploaded, h.bytes.len() as u64);
+                    b.upload(node.device, h.dtype, &h.bytes)?
                 }
-                let kernel = Kernel { op: op.clone(), args, out: out.clone(), shape: node.shape.clone() };
-                batches.entry(node.device).or_default().push((node.clone(), kernel));
-                out
+                Op::Transfer => {
+                    let src = node
+                        .srcs()
+                        .into_iter()
+                        .next()
+                        .ok_or_else(|| Error::Backend("transfer without source".into()))?;
+                    let bytes = read_node_async(&src.node).await?;
+                    bump(Counter::BytesUploaded, bytes.len() as u64);
+                    b.upload(node.device, node.dtype, &bytes)?
+                }
+                op => {
+                    let out = b.alloc(node.device, node.dtype, node.numel())?;
+                    let mut args = Vec::new();
+                    for s in node.srcs() {
+                        let buffer = match done.get(&s.node.id) {
+                            Some(buf) => buf.clone(),
+                            None => s.node.buffer().ok_or_else(|| Error::Backend("source not realized".into()))?,
+                        };
+                        args.push(Arg { buffer, view: s.view });
+                    }
+                    let kernel = Kernel { op: op.clone(), args, out: out.clone(), shape: node.shape.clone() };
+                    batches.entry(node.device).or_default().push((node.clone(), kernel));
+                    out
+                }
+            };
+            done.insert(node.id, out.clone());
+            if matches!(node.op, Op::Data(_) | Op::Transfer) {
+                node.set_realized(out);
             }
-        };
-        done.insert(node.id, out.clone());
-        if matches!(node.op, Op::Data(_) | Op::Transfer) {
-            node.set_realized(out);
         }
-    }
-    for (device, batch) in batches {
-        let b = dispatch::backend(device)?;
-        let (nodes, kernels): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
-        dispatch::wait(device, b.run(kernels))?;
-        if is_eager() {
-            b.flush();
-        }
-        for n in nodes {
-            if let Some(buf) = done.get(&n.id) {
-                n.set_realized(buf.clone());
+        for (device, batch) in batches {
+            let b = dispatch::backend(device)?;
+            let (nodes, kernels): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+            b.run(kernels).await?;
+            if is_eager() {
+                b.flush();
+            }
+            for n in nodes {
+                if let Some(buf) = done.get(&n.id) {
+                    n.set_realized(buf.clone());
+                }
             }
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// The whole buffer of a node, realizing it first, in NumPy layout.
-fn read_node(node: &Arc<Node>) -> Result<Vec<u8>> {
-    realize_nodes(vec![node.clone()])?;
-    let buf = node.buffer().ok_or_else(|| Error::Backend("node not realized after realize".into()))?;
-    let b = dispatch::backend(node.device)?;
-    let bytes = dispatch::wait(node.device, b.read(&buf))?;
-    bump(Counter::BytesDownloaded, bytes.len() as u64);
-    Ok(bytes)
+fn read_node_async(node: &Arc<Node>) -> Local<Vec<u8>> {
+    let node = node.clone();
+    Box::pin(async move {
+        realize_async(vec![node.clone()]).await?;
+        let buf = node.buffer().ok_or_else(|| Error::Backend("node not realized after realize".into()))?;
+        let bytes = dispatch::backend(node.device)?.read(&buf).await?;
+        bump(Counter::BytesDownloaded, bytes.len() as u64);
+        Ok(bytes)
+    })
+}
+
+/// What to read for a tensor: the node whose whole buffer holds it, and the byte range of the tensor in it.
+fn read_plan(t: &Tensor) -> Result<(Arc<Node>, Option<std::ops::Range<usize>>)> {
+    let node = t.node();
+    let item = t.dtype().itemsize();
+    if t.view == View::contiguous(&node.shape) {
+        return Ok((node, None));
+    }
+    if t.numel() == 0 {
+        // An empty view may carry any offset; there is nothing to read.
+        return Ok((node, Some(0..0)));
+    }
+    if t.view.is_contiguous() {
+        let start = t.view.offset * item;
+        return Ok((node, Some(start..start + t.numel() * item)));
+    }
+    Ok((t.contiguous()?.node(), None))
+}
+
+fn cut(bytes: Vec<u8>, range: Option<std::ops::Range<usize>>, view: &View) -> Result<Vec<u8>> {
+    match range {
+        None => Ok(bytes),
+        Some(r) if r.is_empty() => Ok(Vec::new()),
+        Some(r) => bytes
+            .get(r)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| Error::Backend(format!("view {view:?} lies outside its buffer"))),
+    }
 }
 
 /// The tensor's elements in row-major order, NumPy layout.
 pub fn read_bytes(t: &Tensor) -> Result<Vec<u8>> {
-    let node = t.node();
-    let item = t.dtype().itemsize();
-    let full = View::contiguous(&node.shape);
-    if t.view == full {
-        return read_node(&node);
-    }
-    if t.numel() == 0 {
-        // An empty view may carry any offset; there is nothing to read.
+    let (node, range) = read_plan(t)?;
+    if range.as_ref().is_some_and(|r| r.is_empty()) {
         return Ok(Vec::new());
     }
-    if t.view.is_contiguous() {
-        let bytes = read_node(&node)?;
-        let start = t.view.offset * item;
-        return bytes
-            .get(start..start + t.numel() * item)
-            .map(<[u8]>::to_vec)
-            .ok_or_else(|| Error::Backend(format!("view {:?} lies outside its buffer", t.view)));
+    cut(dispatch::block_on(read_node_async(&node))?, range, &t.view)
+}
+
+/// `read_bytes` for front ends that cannot block (the browser): the graph is realized and submitted now, and the
+/// future resolves when the device has copied the values out.
+pub async fn read_bytes_async(t: &Tensor) -> Result<Vec<u8>> {
+    let (node, range) = read_plan(t)?;
+    if range.as_ref().is_some_and(|r| r.is_empty()) {
+        return Ok(Vec::new());
     }
-    let c = t.contiguous()?;
-    read_node(&c.node())
+    cut(read_node_async(&node).await?, range, &t.view)
 }
 
 /// Wait for all work on every device (a realization point for nothing pending; GPUs finish their queues).

@@ -36,7 +36,7 @@ impl DeviceType {
 pub struct DeviceInfo {
     /// The device string users write: "cpu", "vulkan:0", "vulkan:0:floor".
     pub label: String,
-    /// "cpu" or "vulkan".
+    /// "cpu", "vulkan" or "webgpu" (the same shaders; op support is declared once, under "vulkan").
     pub kind: &'static str,
     /// Adapter index for GPUs, 0 for the CPU.
     pub index: usize,

@@ -2,7 +2,6 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::task::{Context, Poll, Waker};
 
 use super::error::Result;
 
@@ -16,14 +15,4 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = Result<T>>>>;
 /// A future that is already complete.
 pub fn ready<T: Send + 'static>(value: Result<T>) -> BoxFuture<T> {
     Box::pin(std::future::ready(value))
-}
-
-/// Poll `fut` once with a no-op waker; the caller drives progress itself (natively by polling the GPU device) and
-/// polls again. Returns `None` while pending.
-pub fn poll_once<T>(fut: &mut BoxFuture<T>) -> Option<Result<T>> {
-    let mut cx = Context::from_waker(Waker::noop());
-    match fut.as_mut().poll(&mut cx) {
-        Poll::Ready(v) => Some(v),
-        Poll::Pending => None,
-    }
 }

@@ -1,0 +1,131 @@
+// Type declarations for the npm package `vkml`. The engine's own classes and functions come from wasm-bindgen's
+// generated declarations (pkg/vkml_web.d.ts); this file adds what index.js, nn.js and optim.js define.
+import type { Tensor as WasmTensor } from "./pkg/vkml_web.js";
+
+export {
+  tensor, zeros, ones, full, rand, randn, arange, manual_seed, no_grad, is_grad_enabled, init_webgpu,
+  best_device, devices, load_safetensors,
+} from "./pkg/vkml_web.js";
+
+type Operand = Tensor | number | boolean;
+
+export interface Tensor extends WasmTensor {
+  add(other: Operand): Tensor;
+  sub(other: Operand): Tensor;
+  mul(other: Operand): Tensor;
+  div(other: Operand): Tensor;
+  maximum(other: Operand): Tensor;
+  minimum(other: Operand): Tensor;
+  eq(other: Operand): Tensor;
+  ne(other: Operand): Tensor;
+  lt(other: Operand): Tensor;
+  le(other: Operand): Tensor;
+  gt(other: Operand): Tensor;
+  ge(other: Operand): Tensor;
+  logical_and(other: Operand): Tensor;
+  logical_or(other: Operand): Tensor;
+  backward(gradient?: Tensor, options?: { retain_graph?: boolean }): void;
+}
+export declare const Tensor: typeof WasmTensor;
+
+export declare function backward(t: Tensor, gradient?: Tensor, options?: { retain_graph?: boolean }): void;
+export declare function where(cond: Tensor, a: Tensor, b: Tensor): Tensor;
+export declare function cat(tensors: Iterable<Tensor>, dim?: number): Tensor;
+export declare function stack(tensors: Iterable<Tensor>, dim?: number): Tensor;
+export declare function save_safetensors(obj: Record<string, Tensor>): Promise<Uint8Array>;
+export declare function handle(t: Tensor | undefined): Tensor | undefined;
+
+type Pair = number | [number, number];
+type Reduction = { reduction?: "mean" | "sum" | "none" };
+
+export declare class Module {
+  training: boolean;
+  forward(...inputs: Tensor[]): Tensor;
+  register_buffer(name: string, t: Tensor): void;
+  named_children(): Iterable<[string, Module]>;
+  children(): Module[];
+  named_modules(prefix?: string): Iterable<[string, Module]>;
+  modules(): Module[];
+  named_parameters(prefix?: string): [string, Tensor][];
+  parameters(): Tensor[];
+  named_buffers(prefix?: string): [string, Tensor][];
+  buffers(): Tensor[];
+  train(mode?: boolean): this;
+  eval(): this;
+  zero_grad(): void;
+  apply(fn: (m: Module) => void): this;
+  to(device: string): this;
+  state_dict(): Record<string, Tensor>;
+  load_state_dict(
+    sd: Record<string, Tensor> | Uint8Array | ArrayBuffer,
+    options?: { strict?: boolean },
+  ): { missing_keys: string[]; unexpected_keys: string[] };
+}
+
+type ModuleClass<A extends unknown[]> = new (...args: A) => Module;
+type TensorOptions = { device?: string; dtype?: string };
+
+export declare const nn: {
+  Module: typeof Module;
+  Parameter(t: Tensor, requires_grad?: boolean): Tensor;
+  Sequential: ModuleClass<Module[]>;
+  Linear: ModuleClass<[number, number, ({ bias?: boolean } & TensorOptions)?]>;
+  Conv2d: ModuleClass<[number, number, Pair, ({ stride?: Pair; padding?: Pair | "same" | "valid"; dilation?: Pair;
+    groups?: number; bias?: boolean } & TensorOptions)?]>;
+  ReLU: ModuleClass<[]>;
+  Sigmoid: ModuleClass<[]>;
+  Identity: ModuleClass<[]>;
+  Softmax: ModuleClass<[number]>;
+  LogSoftmax: ModuleClass<[number]>;
+  Flatten: ModuleClass<[number?, number?]>;
+  Dropout: ModuleClass<[number?]>;
+  MaxPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair; dilation?: Pair; ceil_mode?: boolean }?]>;
+  AvgPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair }?]>;
+  CrossEntropyLoss: ModuleClass<[({ ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction)?]>;
+  NLLLoss: ModuleClass<[({ ignore_index?: number; weight?: Tensor } & Reduction)?]>;
+  MSELoss: ModuleClass<[Reduction?]>;
+  cross_entropy(input: Tensor, target: Tensor,
+    options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
+  functional: {
+    linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor;
+    conv2d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: Pair; padding?: Pair | "same" | "valid";
+      dilation?: Pair; groups?: number }): Tensor;
+    max_pool2d(x: Tensor, kernel_size: Pair, options?: { stride?: Pair; padding?: Pair; dilation?: Pair;
+      ceil_mode?: boolean }): Tensor;
+    avg_pool2d(x: Tensor, kernel_size: Pair, options?: { stride?: Pair; padding?: Pair }): Tensor;
+    relu(x: Tensor): Tensor;
+    sigmoid(x: Tensor): Tensor;
+    softmax(x: Tensor, dim: number): Tensor;
+    log_softmax(x: Tensor, dim: number): Tensor;
+    dropout(x: Tensor, options?: { p?: number; training?: boolean }): Tensor;
+    cross_entropy(input: Tensor, target: Tensor,
+      options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
+    nll_loss(input: Tensor, target: Tensor, options?: { ignore_index?: number; weight?: Tensor } & Reduction): Tensor;
+    mse_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
+  };
+  init: {
+    uniform_(t: Tensor, a?: number, b?: number): Tensor;
+    normal_(t: Tensor, mean?: number, std?: number): Tensor;
+    zeros_(t: Tensor): Tensor;
+    ones_(t: Tensor): Tensor;
+    kaiming_uniform_(t: Tensor, options?: { a?: number; mode?: "fan_in" | "fan_out"; nonlinearity?: string }): Tensor;
+    xavier_uniform_(t: Tensor, gain?: number): Tensor;
+  };
+};
+
+export declare class Optimizer {
+  constructor(params: Iterable<Tensor>, options?: Record<string, unknown>);
+  param_list: Tensor[];
+  lr: number;
+  step(): void;
+  zero_grad(): void;
+}
+
+export declare const optim: {
+  SGD: new (params: Iterable<Tensor>, options?: { lr?: number; momentum?: number; dampening?: number;
+    weight_decay?: number; nesterov?: boolean; maximize?: boolean }) => Optimizer;
+  Adam: new (params: Iterable<Tensor>, options?: { lr?: number; betas?: [number, number]; eps?: number;
+    weight_decay?: number; amsgrad?: boolean; maximize?: boolean }) => Optimizer;
+  AdamW: new (params: Iterable<Tensor>, options?: { lr?: number; betas?: [number, number]; eps?: number;
+    weight_decay?: number; amsgrad?: boolean; maximize?: boolean }) => Optimizer;
+};

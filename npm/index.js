@@ -1,0 +1,64 @@
+// vkml for JavaScript: the engine (Rust, compiled to wasm) plus the thin shells that give it the Python API's
+// shape. Importing this module loads and instantiates the wasm (top-level await), in Node and in a page alike.
+import initWasm, * as wasm from "./pkg/vkml_web.js";
+import { makeNn } from "./nn.js";
+import { makeOptim } from "./optim.js";
+
+const wasmUrl = new URL("./pkg/vkml_web_bg.wasm", import.meta.url);
+if (typeof process !== "undefined" && process.versions && process.versions.node) {
+  const { readFile } = await import("node:fs/promises");
+  await initWasm({ module_or_path: await readFile(wasmUrl) });
+} else {
+  await initWasm({ module_or_path: wasmUrl });
+}
+
+export const Tensor = wasm.Tensor;
+
+// One name per binary op: a tensor or a number (or boolean) on the right, as in Python.
+const BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
+  "logical_and", "logical_or"];
+for (const name of BINARY) {
+  const withTensor = Tensor.prototype[`${name}_tensor`];
+  const withScalar = Tensor.prototype[`${name}_scalar`];
+  Tensor.prototype[name] = function (other) {
+    return other instanceof Tensor ? withTensor.call(this, other) : withScalar.call(this, other);
+  };
+}
+
+/** A fresh handle for arguments wasm-bindgen takes ownership of (the caller's tensor stays usable). */
+export const handle = (t) => {
+  if (t === undefined || t === null) return undefined;
+  if (!(t instanceof Tensor)) throw new TypeError(`expected a vkml Tensor, got ${typeof t}`);
+  return t._handle();
+};
+
+Tensor.prototype.backward = function (gradient, options) {
+  return this._backward(handle(gradient), options);
+};
+
+Tensor.prototype.toString = function () {
+  return this.disposed ? "tensor(<disposed>)" : `tensor(shape=[${this.shape}], dtype=${this.dtype}, device=${this.device})`;
+};
+
+export const {
+  tensor, zeros, ones, full, rand, randn, arange, manual_seed, no_grad, is_grad_enabled, init_webgpu,
+  best_device, devices, load_safetensors,
+} = wasm;
+
+/** `vkml.backward(loss)`, as in Python's seed loop. */
+export const backward = (t, gradient, options) => t.backward(gradient, options);
+
+/** `vkml.where(cond, a, b)`. */
+export const where = (cond, a, b) => cond.where_(a, b);
+
+export const cat = (tensors, dim) => wasm._cat([...tensors].map(handle), dim);
+export const stack = (tensors, dim) => wasm._stack([...tensors].map(handle), dim);
+
+/** A Promise of the safetensors bytes (Uint8Array) of an object from names to tensors, e.g. `model.state_dict()`. */
+export function save_safetensors(obj) {
+  const names = Object.keys(obj);
+  return wasm._save_safetensors(names, names.map((n) => handle(obj[n])));
+}
+
+export const nn = makeNn(wasm, { Tensor, handle, no_grad: wasm.no_grad, load_safetensors: wasm.load_safetensors });
+export const optim = makeOptim(wasm, { handle });

@@ -1,0 +1,277 @@
+// vkml.nn for JavaScript: Module (subclass it), Parameter, layers, losses, init and functional. The math is the
+// Rust engine's; this file only keeps parameters in order, moves them, and maps torch's names.
+
+export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
+  const PARAMS = new WeakSet();
+
+  /** Mark a tensor as a parameter (requires_grad on); a Module finds it among its properties. */
+  function Parameter(t, requires_grad = true) {
+    if (!(t instanceof Tensor)) throw new TypeError("Parameter takes a vkml Tensor");
+    t.requires_grad = requires_grad;
+    PARAMS.add(t);
+    return t;
+  }
+
+  const F = {
+    linear: (x, weight, bias) => wasm._linear(x, weight, handle(bias)),
+    conv2d: (x, weight, bias, options) => wasm._conv2d(x, weight, handle(bias), options),
+    max_pool2d: (x, kernel_size, options) => wasm.max_pool2d(x, kernel_size, options),
+    avg_pool2d: (x, kernel_size, options) => wasm.avg_pool2d(x, kernel_size, options),
+    relu: (x) => x.relu(),
+    sigmoid: (x) => x.sigmoid(),
+    softmax: (x, dim) => x.softmax(dim),
+    log_softmax: (x, dim) => x.log_softmax(dim),
+    dropout: (x, options) => wasm.dropout(x, options),
+    cross_entropy: (input, target, options = {}) => {
+      const { weight, ...rest } = options;
+      return wasm._cross_entropy(input, target, rest, handle(weight));
+    },
+    nll_loss: (input, target, options = {}) => {
+      const { weight, ...rest } = options;
+      return wasm._nll_loss(input, target, rest, handle(weight));
+    },
+    mse_loss: (input, target, options) => wasm.mse_loss(input, target, options),
+  };
+
+  // torch.nn.init: bounds from fan-in/fan-out, filled by the engine's Philox generator.
+  const fans = (t) => {
+    const s = t.shape;
+    if (s.length < 2) throw new Error("fan in and fan out need a tensor of at least 2 dims");
+    const field = s.slice(2).reduce((a, b) => a * b, 1);
+    return [s[1] * field, s[0] * field];
+  };
+  const init = {
+    uniform_: (t, a = 0, b = 1) => (no_grad(() => t.uniform_(a, b)), t),
+    normal_: (t, mean = 0, std = 1) => (no_grad(() => t.normal_(mean, std)), t),
+    zeros_: (t) => (no_grad(() => t.copy_(wasm.zeros([], { dtype: t.dtype, device: t.device }))), t),
+    ones_: (t) => (no_grad(() => t.copy_(wasm.ones([], { dtype: t.dtype, device: t.device }))), t),
+    /** kaiming_uniform_(t, {a, mode, nonlinearity}) with torch's defaults (a = 0, fan_in, leaky_relu). */
+    kaiming_uniform_: (t, { a = 0, mode = "fan_in", nonlinearity = "leaky_relu" } = {}) => {
+      const [fanIn, fanOut] = fans(t);
+      const gain = nonlinearity === "relu" ? Math.SQRT2 : Math.sqrt(2 / (1 + a * a));
+      const bound = gain * Math.sqrt(3 / (mode === "fan_in" ? fanIn : fanOut));
+      return init.uniform_(t, -bound, bound);
+    },
+    xavier_uniform_: (t, gain = 1) => {
+      const [fanIn, fanOut] = fans(t);
+      const bound = gain * Math.sqrt(6 / (fanIn + fanOut));
+      return init.uniform_(t, -bound, bound);
+    },
+  };
+
+  class Module {
+    constructor() {
+      this.training = true;
+      Object.defineProperty(this, "_buffers", { value: new Set(), enumerable: false });
+    }
+
+    /** Run the module: `model.forward(x)` (JavaScript objects cannot be called like Python's). */
+    forward() {
+      throw new Error(`${this.constructor.name} has no forward()`);
+    }
+
+    register_buffer(name, t) {
+      this._buffers.add(name);
+      this[name] = t;
+    }
+
+    *named_children() {
+      for (const [k, v] of Object.entries(this)) if (v instanceof Module) yield [k, v];
+    }
+    children() {
+      return [...this.named_children()].map(([, m]) => m);
+    }
+    *named_modules(prefix = "") {
+      yield [prefix, this];
+      for (const [k, m] of this.named_children()) yield* m.named_modules(prefix ? `${prefix}.${k}` : k);
+    }
+    modules() {
+      return [...this.named_modules()].map(([, m]) => m);
+    }
+    /** [name, tensor] for every parameter, in registration order (torch's names: "0.weight", "fc.bias"). */
+    named_parameters(prefix = "") {
+      const out = [];
+      for (const [k, v] of Object.entries(this)) {
+        const name = prefix ? `${prefix}.${k}` : k;
+        if (v instanceof Tensor && PARAMS.has(v)) out.push([name, v]);
+        else if (v instanceof Module) out.push(...v.named_parameters(name));
+      }
+      return out;
+    }
+    parameters() {
+      return this.named_parameters().map(([, p]) => p);
+    }
+    named_buffers(prefix = "") {
+      const out = [];
+      for (const [k, v] of Object.entries(this)) {
+        const name = prefix ? `${prefix}.${k}` : k;
+        if (v instanceof Tensor && this._buffers.has(k)) out.push([name, v]);
+        else if (v instanceof Module) out.push(...v.named_buffers(name));
+      }
+      return out;
+    }
+    buffers() {
+      return this.named_buffers().map(([, b]) => b);
+    }
+    train(mode = true) {
+      for (const m of this.modules()) m.training = mode;
+      return this;
+    }
+    eval() {
+      return this.train(false);
+    }
+    zero_grad() {
+      for (const p of this.parameters()) p.zero_grad();
+    }
+    apply(fn) {
+      for (const m of this.children()) m.apply(fn);
+      fn(this);
+      return this;
+    }
+    /** Move parameters and buffers to `device` ("cpu", "webgpu"); returns this module, as in torch. */
+    to(device) {
+      for (const m of this.modules()) {
+        for (const [k, v] of Object.entries(m)) {
+          if (!(v instanceof Tensor)) continue;
+          if (PARAMS.has(v)) m[k] = Parameter(v.detach().to(device), v.requires_grad);
+          else if (m._buffers.has(k)) m[k] = v.to(device);
+        }
+      }
+      return this;
+    }
+    /** An object from torch's names to tensors (parameters, then buffers of each module). */
+    state_dict() {
+      const out = {};
+      for (const [k, v] of [...this.named_parameters(), ...this.named_buffers()]) out[k] = v.detach();
+      return out;
+    }
+    /**
+     * Copy values in from an object of tensors (e.g. `load_safetensors(bytes)` of a torch state_dict) or from
+     * safetensors bytes. Returns {missing_keys, unexpected_keys}; with strict (the default) either is an error.
+     */
+    load_state_dict(sd, { strict = true } = {}) {
+      if (sd instanceof Uint8Array || sd instanceof ArrayBuffer) sd = load_safetensors(new Uint8Array(sd));
+      const own = Object.fromEntries([...this.named_parameters(), ...this.named_buffers()]);
+      const missing = Object.keys(own).filter((k) => !(k in sd));
+      const unexpected = Object.keys(sd).filter((k) => !(k in own));
+      if (strict && (missing.length || unexpected.length)) {
+        throw new Error(`Error(s) in loading state_dict for ${this.constructor.name}: missing keys ` +
+          `[${missing.join(", ")}], unexpected keys [${unexpected.join(", ")}]`);
+      }
+      no_grad(() => {
+        for (const [k, dst] of Object.entries(own)) {
+          if (!(k in sd)) continue;
+          const src = sd[k];
+          if (String(src.shape) !== String(dst.shape)) {
+            throw new Error(`size mismatch for ${k}: copying a param with shape [${src.shape}] from checkpoint, ` +
+              `the shape in current model is [${dst.shape}]`);
+          }
+          dst.copy_(src.to({ device: dst.device, dtype: dst.dtype }));
+        }
+      });
+      return { missing_keys: missing, unexpected_keys: unexpected };
+    }
+  }
+
+  class Linear extends Module {
+    constructor(in_features, out_features, { bias = true, device, dtype } = {}) {
+      super();
+      this.in_features = in_features;
+      this.out_features = out_features;
+      this.weight = Parameter(wasm.zeros([out_features, in_features], { device, dtype }));
+      if (bias) this.bias = Parameter(wasm.zeros([out_features], { device, dtype }));
+      // torch's reset_parameters: kaiming_uniform_(a = √5), bias U(±1/√fan_in).
+      init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
+      if (bias) init.uniform_(this.bias, -1 / Math.sqrt(in_features), 1 / Math.sqrt(in_features));
+    }
+    forward(x) {
+      return F.linear(x, this.weight, this.bias);
+    }
+  }
+
+  class Conv2d extends Module {
+    constructor(in_channels, out_channels, kernel_size, options = {}) {
+      super();
+      const { stride = 1, padding = 0, dilation = 1, groups = 1, bias = true, device, dtype } = options;
+      const [kh, kw] = Array.isArray(kernel_size) ? kernel_size : [kernel_size, kernel_size];
+      Object.assign(this, { in_channels, out_channels, kernel_size: [kh, kw], stride, padding, dilation, groups });
+      this.weight = Parameter(wasm.zeros([out_channels, in_channels / groups, kh, kw], { device, dtype }));
+      if (bias) this.bias = Parameter(wasm.zeros([out_channels], { device, dtype }));
+      init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
+      const fanIn = (in_channels / groups) * kh * kw;
+      if (bias) init.uniform_(this.bias, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn));
+    }
+    forward(x) {
+      const { stride, padding, dilation, groups } = this;
+      return F.conv2d(x, this.weight, this.bias, { stride, padding, dilation, groups });
+    }
+  }
+
+  /** A module from a function of the input (activations, pools, reshapes). */
+  const simple = (name, forward) => {
+    const cls = class extends Module {
+      constructor(...args) {
+        super();
+        Object.defineProperty(this, "_args", { value: args, enumerable: false });
+      }
+      forward(x) {
+        return forward.call(this, x, ...this._args);
+      }
+    };
+    Object.defineProperty(cls, "name", { value: name });
+    return cls;
+  };
+
+  class Sequential extends Module {
+    constructor(...modules) {
+      super();
+      modules.forEach((m, i) => {
+        if (!(m instanceof Module)) throw new TypeError(`Sequential: item ${i} is not a Module`);
+        this[String(i)] = m;
+      });
+    }
+    forward(x) {
+      for (const m of this.children()) x = m.forward(x);
+      return x;
+    }
+  }
+
+  const lossModule = (name, fn) => {
+    const cls = class extends Module {
+      constructor(options = {}) {
+        super();
+        Object.defineProperty(this, "_options", { value: options, enumerable: false });
+      }
+      forward(input, target) {
+        return fn(input, target, this._options);
+      }
+    };
+    Object.defineProperty(cls, "name", { value: name });
+    return cls;
+  };
+
+  return {
+    Module,
+    Parameter,
+    Sequential,
+    Linear,
+    Conv2d,
+    ReLU: simple("ReLU", (x) => x.relu()),
+    Sigmoid: simple("Sigmoid", (x) => x.sigmoid()),
+    Identity: simple("Identity", (x) => x),
+    Softmax: simple("Softmax", (x, dim) => x.softmax(dim)),
+    LogSoftmax: simple("LogSoftmax", (x, dim) => x.log_softmax(dim)),
+    Flatten: simple("Flatten", (x, start = 1, end = -1) => x.flatten(start, end)),
+    Dropout: simple("Dropout", function (x, p = 0.5) {
+      return F.dropout(x, { p, training: this.training });
+    }),
+    MaxPool2d: simple("MaxPool2d", (x, k, options) => F.max_pool2d(x, k, options)),
+    AvgPool2d: simple("AvgPool2d", (x, k, options) => F.avg_pool2d(x, k, options)),
+    CrossEntropyLoss: lossModule("CrossEntropyLoss", F.cross_entropy),
+    NLLLoss: lossModule("NLLLoss", F.nll_loss),
+    MSELoss: lossModule("MSELoss", F.mse_loss),
+    functional: F,
+    init,
+    cross_entropy: F.cross_entropy,
+  };
+}

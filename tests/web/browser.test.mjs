@@ -1,0 +1,32 @@
+// The browser suite: headless Chromium on WebGPU (SwiftShader) runs the shared checks (checks.mjs) from page.html on
+// "webgpu" and on "webgpu:floor" (the Vulkan 1.3 ∩ WebGPU limits), each against torch's fixtures and the CPU oracle.
+// Usage: node --test tests/web/browser.test.mjs  (env: VKML_NODE_TOOLS; VKML_NPM_PKG, the package folder, default
+// npm/; VKML_WEB_FIXTURES, the folder of fixtures.json, default tests/out/web)
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { launchChromium, startServer } from "./browser.mjs";
+
+test("the checks pass on WebGPU in Chromium", { timeout: 15 * 60_000 }, async () => {
+  const pkg = process.env.VKML_NPM_PKG ?? "npm";
+  const fixtures = process.env.VKML_WEB_FIXTURES ?? "tests/out/web";
+  const [server, base] = await startServer(["/=tests/web", `/tests/=tests/web`, `/vkml/=${pkg}`, `/fixtures/=${fixtures}`]);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${base}page.html`);
+    await page.waitForFunction(() => window.results !== null, null, { timeout: 14 * 60_000, polling: 500 });
+    const results = await page.evaluate(() => window.results);
+    assert.equal(results.error, undefined, `the page failed: ${results.error}\n${errors.join("\n")}`);
+    assert.match(results.why, /^using WebGPU/);
+    for (const [device, r] of Object.entries(results.devices)) {
+      console.log(`${device}: ${r.passed} checks passed in ${r.seconds.toFixed(1)} s; ${r.ops.length} ops verified: ` +
+        `${r.ops.join(" ")}`);
+      assert.deepEqual(r.failures, [], `${device}: ${r.failures.length} checks failed`);
+    }
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+});

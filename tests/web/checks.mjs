@@ -1,0 +1,246 @@
+// The JavaScript checks, shared by Node (CPU) and Chromium (WebGPU): every fixture case of make_fixtures.py run on
+// one device and compared with torch under the contract the fixture carries, and on a GPU also with the CPU oracle
+// (twice the bound); gradients, optimizer trajectories, a torch state_dict from safetensors, and error messages.
+
+const decode = (v) => (v === "nan" ? NaN : v === "inf" ? Infinity : v === "-inf" ? -Infinity : v === "-0" ? -0 : v);
+const values = (list) => Float64Array.from(list, decode);
+const same = (a, b) => (Number.isNaN(a) && Number.isNaN(b)) || (a === b && Object.is(a === 0 ? a : 1, b === 0 ? b : 1));
+
+/** An input tensor on `device`: integers from integer arrays (host data the engine can check without a readback). */
+function input(vkml, spec, device, requires_grad = false) {
+  const v = values(spec.data);
+  const { shape, dtype } = spec;
+  let t;
+  if (dtype === "int64") t = vkml.tensor(BigInt64Array.from(v, (x) => BigInt(x)), { shape, device });
+  else if (dtype === "int32") t = vkml.tensor(Int32Array.from(v), { shape, device });
+  else t = vkml.tensor(v, { shape, dtype, device });
+  if (requires_grad) t.requires_grad = true;
+  const leaf = t;
+  if (spec.view) t = t[spec.view[0]](...spec.view.slice(1));
+  return { leaf, t };
+}
+
+/** The case's lambda, as make_fixtures.torch_call runs it in torch. */
+export function call(vkml, c, xs) {
+  if (c.call.startsWith("list:")) return vkml[c.call.slice(5)](xs, ...c.args);
+  if (c.call.startsWith("fn:")) return vkml[c.call.slice(3)](...xs, ...c.args);
+  if (c.call.startsWith("nn.functional.")) return vkml.nn.functional[c.call.slice(14)](...xs, ...c.args, c.kw);
+  if (c.call === "to") return xs[0].to({ dtype: c.args[0] });
+  return xs[0][c.call](...xs.slice(1), ...c.args);
+}
+
+async function numbers(t) {
+  const d = await t.data();
+  return d instanceof BigInt64Array ? Float64Array.from(d, Number) : Float64Array.from(d);
+}
+
+/** Indices where `ours` breaks the output's contract, against torch (the fixture) or against `oracle` values; as in
+ * helpers._compare, a GPU may also match torch's result of flushed inputs wherever the op's contract allows it. */
+function outside(out, ours, gpu, oracle) {
+  const bad = [];
+  const cands = out.cands.filter((c) => gpu || !c.gpu).map((c) => ({
+    special: c.special ? values(c.special) : null,
+    center: values(c.center),
+    gpu: Boolean(c.gpu),
+  }));
+  const bound = out.exact ? null : values(out.bound);
+  const fits = (c, i) => {
+    if (out.exact) return same(ours[i], c.center[i]);
+    return Number.isFinite(c.special[i]) ? Number.isFinite(ours[i]) && Math.abs(ours[i] - c.center[i]) <= bound[i]
+      : same(ours[i], c.special[i]);
+  };
+  for (let i = 0; i < ours.length; i++) {
+    let ok;
+    if (oracle) {
+      const near = out.exact || !Number.isFinite(oracle[i]) ? same(ours[i], oracle[i])
+        : Math.abs(ours[i] - oracle[i]) <= 2 * bound[i];
+      ok = near || cands.some((c) => c.gpu && fits(c, i));
+    } else {
+      ok = cands.some((c) => fits(c, i));
+    }
+    if (!ok) bad.push(i);
+  }
+  return bad;
+}
+
+function explain(what, out, ours, bad, oracle) {
+  const at = bad.slice(0, 4).map((i) => {
+    const ref = oracle ? `cpu ${oracle[i]}` : `torch ${decode(out.cands[0].center[i])}`;
+    return `[${i}] ours ${ours[i]}, ${ref}${out.exact ? "" : `, bound ${decode(out.bound[i])}`}`;
+  });
+  return `${what}: ${bad.length} of ${ours.length} elements outside the contract: ${at.join("; ")}`;
+}
+
+/** Run one forward case on `device`; returns an error message or null. */
+export async function forwardCase(vkml, c, device) {
+  const gpu = device !== "cpu";
+  const run = async (dev) => {
+    const xs = c.inputs.map((s) => input(vkml, s, dev).t);
+    const out = call(vkml, c, xs);
+    if (out.device !== dev) throw new Error(`result on ${out.device}, expected ${dev}`);
+    return { out, ours: await numbers(out) };
+  };
+  const { out, ours } = await run(device);
+  const want = c.outputs[0];
+  if (String(out.shape) !== String(want.shape)) return `${c.id}: shape [${out.shape}], torch [${want.shape}]`;
+  if (out.dtype !== want.dtype) return `${c.id}: dtype ${out.dtype}, torch ${want.dtype}`;
+  let bad = outside(want, ours, gpu, null);
+  if (bad.length) return explain(`${c.id} on ${device} vs torch`, want, ours, bad, null);
+  if (gpu) {
+    const oracle = (await run("cpu")).ours;
+    bad = outside(want, ours, gpu, oracle);
+    if (bad.length) return explain(`${c.id} on ${device} vs the cpu oracle`, want, ours, bad, oracle);
+  }
+  return null;
+}
+
+/** Gradients of Σ⟨w, out⟩ against torch's float64 gradients under the op's gradient contract. */
+export async function gradCase(vkml, c, device) {
+  const ins = c.inputs.map((s) => input(vkml, s, device, s.dtype === "float32"));
+  const out = call(vkml, c, ins.map((i) => i.t));
+  const w = vkml.tensor(values(c.weights[0].data), { shape: c.weights[0].shape, dtype: "float32", device });
+  out.mul(w).sum().backward();
+  for (let k = 0; k < ins.length; k++) {
+    const ref = c.grads[k];
+    const g = ins[k].leaf.grad;
+    if (!ref) {
+      if (g && c.inputs[k].dtype === "float32") return `${c.id}: input ${k} has a gradient, torch gives none`;
+      continue;
+    }
+    if (!g) return `${c.id}: input ${k} has no gradient`;
+    const ours = await numbers(g);
+    const r = values(ref.ref);
+    const b = values(ref.bound);
+    const bad = [];
+    for (let i = 0; i < r.length; i++) if (!(Math.abs(ours[i] - r[i]) <= b[i])) bad.push(i);
+    if (ours.length !== r.length) return `${c.id}: gradient of input ${k} has ${ours.length} elements, not ${r.length}`;
+    if (bad.length) {
+      const i = bad[0];
+      return `${c.id} on ${device}: gradient of input ${k}: ${bad.length} elements outside the contract, ` +
+        `e.g. [${i}] ours ${ours[i]}, torch f64 ${r[i]}, bound ${b[i]}`;
+    }
+  }
+  return null;
+}
+
+const b64 = (s) => Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0));
+
+function mlp(vkml, device) {
+  const { nn } = vkml;
+  return new nn.Sequential(new nn.Linear(6, 5), new nn.ReLU(), new nn.Linear(5, 3)).to(device);
+}
+
+/** A torch state_dict (safetensors written by an independent writer) loads untranslated and gives torch's logits. */
+export async function stateDictCase(vkml, tr, device) {
+  const model = mlp(vkml, device);
+  const names = model.named_parameters().map(([n]) => n);
+  if (String(names) !== String(tr.names)) return `parameter names [${names}], torch [${tr.names}]`;
+  model.load_state_dict(b64(tr.state_dict));
+  const x = vkml.tensor(values(tr.x), { shape: [8, 6], dtype: "float32", device });
+  const ours = await numbers(model.forward(x));
+  const ref = values(tr.logits);
+  const bound = values(tr.logits_bound);
+  for (let i = 0; i < ref.length; i++) {
+    if (!(Math.abs(ours[i] - ref[i]) <= bound[i])) {
+      return `logits[${i}] of the loaded torch model: ours ${ours[i]}, torch f64 ${ref[i]}, bound ${bound[i]}`;
+    }
+  }
+  return null;
+}
+
+/** 5 optimizer steps from torch's weights and batch stay within the training contract of trajectory.py. */
+export async function trainingCase(vkml, tr, run, device) {
+  const model = mlp(vkml, device);
+  model.load_state_dict(b64(tr.state_dict));
+  const Opt = vkml.optim[run.optimizer];
+  const opt = run.optimizer === "SGD" ? new Opt(model.parameters(), { lr: 0.1, momentum: 0.9 })
+    : new Opt(model.parameters(), { lr: 0.01 });
+  const x = vkml.tensor(values(tr.x), { shape: [8, 6], dtype: "float32", device });
+  const y = vkml.tensor(BigInt64Array.from(tr.y, (v) => BigInt(v)), { device });
+  for (let s = 0; s < run.steps; s++) {
+    opt.zero_grad();
+    vkml.backward(vkml.nn.cross_entropy(model.forward(x), y));
+    opt.step();
+  }
+  for (const [name, p] of model.named_parameters()) {
+    const ours = await numbers(p);
+    const ref = values(run.torch64[name]);
+    const allowed = values(run.allowed[name]);
+    for (let i = 0; i < ref.length; i++) {
+      if (!(Math.abs(ours[i] - ref[i]) <= allowed[i])) {
+        return `${run.optimizer} step ${run.steps}: ${name}[${i}] is ${ours[i]}, torch f64 ${ref[i]} ` +
+          `(allowed ${allowed[i]})`;
+      }
+    }
+  }
+  return null;
+}
+
+/** Bad input gives a clear exception of the right class; returns an error message or null. */
+export async function errorCases(vkml, device) {
+  const expect = (what, Cls, re, f) => {
+    try {
+      f();
+    } catch (e) {
+      if (!(e instanceof Cls)) return `${what}: threw ${e?.constructor?.name}, expected ${Cls.name}: ${e?.message}`;
+      if (!re.test(e.message)) return `${what}: message "${e.message}" does not match ${re}`;
+      return null;
+    }
+    return `${what}: no exception`;
+  };
+  const a = vkml.tensor([[1, 2], [3, 4]], { device });
+  const disposed = vkml.tensor([1, 2], { device });
+  disposed.dispose();
+  const model = mlp(vkml, device);
+  const checks = [
+    expect("matmul of mismatched shapes", Error, /cannot be multiplied/, () => a.matmul(vkml.ones([3, 2], { device }))),
+    expect("add of unbroadcastable shapes", Error, /size|broadcast/i, () => a.add(vkml.ones([3], { device }))),
+    expect("unknown dtype", TypeError, /float8/, () => vkml.tensor([1], { dtype: "float8" })),
+    expect("dim out of range", RangeError, /dim|range/i, () => a.sum(5)),
+    expect("string as dim", TypeError, /dim/, () => a.sum("x")),
+    expect("ragged nested array", TypeError, /rectangular/, () => vkml.tensor([[1, 2], [3]])),
+    expect("non-number data", TypeError, /numbers or booleans/, () => vkml.tensor(["a"])),
+    expect("using a disposed tensor", Error, /disposed/, () => disposed.relu()),
+    expect("passing a disposed tensor", Error, /disposed/, () => a.add(disposed)),
+    expect("typed array of the wrong length", Error, /bytes|shape/, () => vkml.tensor(new Float32Array(5), { shape: [2, 2] })),
+    expect("cross_entropy with a target out of range", Error, /out of bounds|range/i, () =>
+      vkml.nn.cross_entropy(vkml.ones([2, 3], { device }), vkml.tensor(new BigInt64Array([0n, 7n]), { device }))),
+    expect("state_dict with missing keys", Error, /missing keys/, () => model.load_state_dict({})),
+    expect("safetensors that are not", Error, /safetensors/, () => model.load_state_dict(new Uint8Array([1, 2, 3]))),
+    expect("unknown device", Error, /unknown or unopened device 'tpu'/, () => vkml.zeros([2], { device: "tpu" })),
+  ];
+  const failed = checks.filter(Boolean);
+  return failed.length ? failed.join("\n") : null;
+}
+
+/** Every check on `device`: {passed, failures, ops} where ops are the op-table names verified there. */
+export async function runAll(vkml, fixtures, device, log = () => {}) {
+  const failures = [];
+  const ops = new Set();
+  const failedOps = new Set();
+  let passed = 0;
+  const record = async (what, op, f) => {
+    let msg;
+    try {
+      msg = await f();
+    } catch (e) {
+      msg = `${what}: threw ${e?.constructor?.name}: ${e?.message}`;
+    }
+    if (msg) {
+      failures.push(msg);
+      if (op) failedOps.add(op);
+      log(`FAIL ${msg}`);
+    } else {
+      passed++;
+      if (op) ops.add(op);
+    }
+  };
+  for (const c of fixtures.forward) await record(c.id, c.op, () => forwardCase(vkml, c, device));
+  for (const c of fixtures.grads) await record(c.id, null, () => gradCase(vkml, c, device));
+  const tr = fixtures.training;
+  await record("torch state_dict", null, () => stateDictCase(vkml, tr, device));
+  for (const run of tr.runs) await record(`${run.optimizer} trajectory`, null, () => trainingCase(vkml, tr, run, device));
+  await record("errors", null, () => errorCases(vkml, device));
+  for (const op of failedOps) ops.delete(op);
+  return { passed, failures, ops: [...ops].sort() };
+}

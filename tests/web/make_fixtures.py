@@ -1,0 +1,353 @@
+"""Fixtures for the JavaScript suites (Node on the CPU, Chromium on WebGPU): inputs, torch's results and each op's
+declared contract turned into per-element bounds by the Python suite's own helpers, so the browser is checked against
+torch exactly as every other backend is (and against the CPU oracle in the same page, twice the bound).
+
+Also: gradients (the gradient contracts of `gradcheck.grad_references`), 5-step optimizer trajectories in torch
+float32 and float64 (the training contract of `trajectory.py`), and a torch state_dict written as safetensors by an
+independent writer (below) with torch's outputs for it.
+
+Usage: python tests/web/make_fixtures.py OUT.json   (needs torch, and the built vkml for the op table)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+from gradcheck import grad_references  # noqa: E402
+from helpers import HALF, Reference, Spec, _bound, _extreme, _ordinary, _round, flush, op_row, tolerance  # noqa: E402
+from trajectory import FACTOR, U32  # noqa: E402
+
+F = "nn.functional."
+LABELS = np.array([0, 2, 1, 2, 0, 1], np.int64)
+LOGP = np.log(np.full((6, 3), 1 / 3, np.float32)) + _round(np.random.default_rng(7).normal(size=(6, 3)), "float32")
+
+# (op-table name, call, input shapes (or arrays), extra args, options, input dtype, domain, classes).
+# call: a Tensor method of the first input, "fn:PATH" for a function of vkml/torch, or "list:NAME" for cat/stack.
+UNARY = [
+    "neg",
+    "exp",
+    "log",
+    "sqrt",
+    "rsqrt",
+    "abs",
+    "sign",
+    "exp2",
+    "log2",
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "square",
+    "reciprocal",
+    "relu",
+    "sigmoid",
+]
+POSITIVE = {"log", "sqrt", "rsqrt", "log2"}
+BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge"]
+ALL = ("contiguous", "transposed", "broadcast", "extreme")
+CASES = (
+    [(u, u, [(4, 5)], [], None, "float32", "positive" if u in POSITIVE else "normal", ALL) for u in UNARY]
+    + [(b, b, [(4, 5), (4, 5)], [], None, "float32", "normal", ALL) for b in BINARY]
+    + [(b, b, [(4, 5)], [1.5], None, "float32", "normal", ("contiguous",)) for b in ("add", "mul", "div", "sub")]
+    + [
+        ("add", "add", [(3, 4)], [2], None, "int32", "normal", ("contiguous",)),
+        ("logical_not", "logical_not", [(4, 5)], [], None, "bool", "normal", ("contiguous",)),
+        ("logical_and", "logical_and", [(4, 5), (4, 5)], [], None, "bool", "normal", ("contiguous",)),
+        ("logical_or", "logical_or", [(4, 5), (4, 5)], [], None, "bool", "normal", ("contiguous",)),
+        ("matmul", "matmul", [(5, 7), (7, 3)], [], None, "float32", "normal", ("contiguous", "transposed")),
+        ("matmul", "matmul", [(2, 5, 7), (7, 3)], [], None, "float32", "normal", ("contiguous",)),
+        ("sum", "sum", [(6, 9)], [], None, "float32", "normal", ("contiguous", "transposed", "extreme")),
+        ("sum", "sum", [(6, 9)], [1, True], None, "float32", "normal", ("contiguous", "transposed")),
+        ("mean", "mean", [(6, 9)], [0], None, "float32", "normal", ("contiguous", "transposed")),
+        ("amax", "amax", [(6, 9)], [1], None, "float32", "normal", ("contiguous", "extreme")),
+        ("amin", "amin", [(6, 9)], [0, True], None, "float32", "normal", ("contiguous",)),
+        ("argmax", "argmax", [(6, 9)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("argmin", "argmin", [(6, 9)], [], None, "float32", "normal", ("contiguous",)),
+        ("all", "all", [(4, 5)], [1], None, "bool", "normal", ("contiguous",)),
+        ("any", "any", [(4, 5)], [], None, "bool", "normal", ("contiguous",)),
+        ("softmax", "softmax", [(5, 8)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("log_softmax", "log_softmax", [(5, 8)], [1], None, "float32", "normal", ("contiguous",)),
+        ("logsumexp", "logsumexp", [(5, 8)], [1], None, "float32", "normal", ("contiguous",)),
+        ("reshape", "reshape", [(4, 6)], [[3, -1]], None, "float32", "normal", ("contiguous", "transposed")),
+        ("permute", "permute", [(2, 3, 4)], [[2, 0, 1]], None, "float32", "normal", ("contiguous",)),
+        ("transpose", "transpose", [(3, 4)], [0, 1], None, "float32", "normal", ("contiguous",)),
+        ("squeeze", "squeeze", [(3, 1, 4)], [], None, "float32", "normal", ("contiguous",)),
+        ("unsqueeze", "unsqueeze", [(3, 4)], [1], None, "float32", "normal", ("contiguous",)),
+        ("flatten", "flatten", [(2, 3, 4)], [], None, "float32", "normal", ("contiguous",)),
+        ("expand", "expand", [(3, 1)], [[3, 4]], None, "float32", "normal", ("contiguous",)),
+        ("flip", "flip", [(3, 4)], [[0, 1]], None, "float32", "normal", ("contiguous", "transposed")),
+        ("narrow", "narrow", [(5, 4)], [0, 1, 3], None, "float32", "normal", ("contiguous",)),
+        ("repeat", "repeat", [(2, 3)], [[2, 2]], None, "float32", "normal", ("contiguous",)),
+        ("contiguous", "contiguous", [(3, 4)], [], None, "float32", "normal", ("transposed",)),
+        ("to", "to", [(3, 4)], ["int32"], None, "float32", "wide", ("contiguous",)),
+        ("to", "to", [(3, 4)], ["float32"], None, "int32", "normal", ("contiguous",)),
+        ("cat", "list:cat", [(2, 3), (4, 3)], [0], None, "float32", "normal", ("contiguous",)),
+        ("stack", "list:stack", [(2, 3), (2, 3)], [1], None, "float32", "normal", ("contiguous",)),
+        (
+            "where",
+            "fn:where",
+            [(3, 4), (3, 4), (3, 4)],
+            [],
+            None,
+            ("bool", "float32", "float32"),
+            "normal",
+            ("contiguous",),
+        ),
+        ("linear", F + "linear", [(4, 6), (5, 6), (5,)], [], None, "float32", "normal", ("contiguous",)),
+        (
+            "conv2d",
+            F + "conv2d",
+            [(2, 3, 7, 7), (4, 3, 3, 3), (4,)],
+            [],
+            {"stride": 2, "padding": 1},
+            "float32",
+            "normal",
+            ("contiguous",),
+        ),
+        ("max_pool2d", F + "max_pool2d", [(2, 3, 6, 6)], [2], None, "float32", "normal", ("contiguous",)),
+        ("avg_pool2d", F + "avg_pool2d", [(2, 3, 6, 6)], [3], {"stride": 1}, "float32", "normal", ("contiguous",)),
+        (
+            "cross_entropy",
+            F + "cross_entropy",
+            [(6, 3), LABELS],
+            [],
+            None,
+            ("float32", "int64"),
+            "normal",
+            ("contiguous",),
+        ),
+        (
+            "cross_entropy",
+            F + "cross_entropy",
+            [(6, 3), LABELS],
+            [],
+            {"label_smoothing": 0.1, "reduction": "sum"},
+            ("float32", "int64"),
+            "normal",
+            ("contiguous",),
+        ),
+        ("nll_loss", F + "nll_loss", [LOGP, LABELS], [], None, ("float32", "int64"), "normal", ("contiguous",)),
+        ("mse_loss", F + "mse_loss", [(4, 5), (4, 5)], [], None, "float32", "normal", ("contiguous",)),
+    ]
+)
+GRADS = [
+    ("exp", "exp", [(4, 5)], []),
+    ("sigmoid", "sigmoid", [(4, 5)], []),
+    ("mul", "mul", [(4, 5), (4, 5)], []),
+    ("div", "div", [(4, 5), (4, 5)], []),
+    ("matmul", "matmul", [(5, 7), (7, 3)], []),
+    ("sum", "sum", [(6, 9)], [1]),
+    ("softmax", "softmax", [(5, 8)], [1]),
+    ("log_softmax", "log_softmax", [(5, 8)], [1]),
+    ("linear", F + "linear", [(4, 6), (5, 6), (5,)], []),
+    ("conv2d", F + "conv2d", [(2, 3, 6, 6), (4, 3, 3, 3), (4,)], []),
+    ("max_pool2d", F + "max_pool2d", [(2, 3, 6, 6)], [2]),
+    ("mse_loss", F + "mse_loss", [(4, 5), (4, 5)], []),
+    ("cross_entropy", F + "cross_entropy", [(6, 3), LABELS], []),
+]
+
+
+def enc(a) -> list:
+    """Values as JSON: numbers, with "nan", "inf", "-inf" and "-0" spelled out."""
+    out = []
+    for v in np.asarray(a, np.float64).ravel().tolist():
+        if v != v:
+            out.append("nan")
+        elif v in (float("inf"), float("-inf")):
+            out.append("inf" if v > 0 else "-inf")
+        elif v == 0 and np.signbit(v):
+            out.append("-0")
+        else:
+            out.append(v)
+    return out
+
+
+def torch_call(call: str, args: list, kw: dict | None, dtypes=()):
+    """The lambda of a case, as torch runs it (the JavaScript runner mirrors it). Class targets stay int64 when the
+    float64 reference upcasts every input."""
+    kw = kw or {}
+
+    def fn(*xs):
+        xs = [x.long() if dt == "int64" and x.is_floating_point() else x for x, dt in zip(xs, dtypes)] + list(
+            xs[len(dtypes) :]
+        )
+        if call.startswith("list:"):
+            return getattr(torch, call[5:])(list(xs), *args)
+        if call.startswith("fn:"):
+            return getattr(torch, call[3:])(*xs, *args, **kw)
+        if call.startswith(F):
+            return getattr(torch.nn.functional, call[len(F) :])(*xs, *args, **kw)
+        if call == "to":
+            return xs[0].to(getattr(torch, args[0]))
+        return getattr(xs[0], call)(*xs[1:], *args, **kw)
+
+    return fn
+
+
+def specs_for(shapes, dtypes, cls: str, domain: str, seed: int):
+    """Input specs and their JSON: values of the base tensor and the view recipe that both libraries apply."""
+    rng = np.random.default_rng(seed)
+    specs, inputs = [], []
+    for i, (shape, dt) in enumerate(zip(shapes, dtypes)):
+        view, base = None, shape
+        if isinstance(shape, np.ndarray):
+            data = _round(shape, dt)
+        else:
+            if cls == "transposed" and len(shape) >= 2:
+                base = shape[:-2] + (shape[-1], shape[-2])
+                view = ["transpose", -1, -2]
+            elif cls == "broadcast" and len(shape) >= 2:
+                base = tuple(1 if (j + i) % 2 == 0 else d for j, d in enumerate(shape))
+                view = ["expand", list(shape)]
+            data = _extreme(base, dt, i, rng) if cls == "extreme" else _ordinary(base, dt, domain, rng)
+        recipe = (lambda t, v=view: getattr(t, v[0])(*v[1:])) if view else (lambda t: t)
+        specs.append(Spec(np.asarray(data), dt, recipe))
+        inputs.append({"shape": list(np.shape(data)), "dtype": dt, "data": enc(data), "view": view})
+    return specs, inputs
+
+
+def output_fixture(row: dict, ref: Reference, specs, i: int, unary: bool) -> dict:
+    """One output: its shape and dtype, candidate (special, center) pairs, and the bound (0 for exact)."""
+    out = ref.same[i]
+    dt = str(out.dtype).replace("torch.", "")
+    res = {"shape": list(out.shape), "dtype": dt}
+    if not (out.is_floating_point()):
+        return {**res, "exact": True, "cands": [{"center": enc(ref.same_np(i))}]}
+    tol = tolerance(row)
+    gpu_flush = bool(tol.get("gpu_flushes_subnormals"))
+    if tol["kind"] == "exact":
+        cands = [{"center": enc(ref.same_np(i))}]
+        if gpu_flush:
+            # As helpers._compare: the result flushed, and the result of flushed inputs (flushed again).
+            alt = Reference(ref.fn, [s.flushed() for s in specs]).same_np(i)
+            cands += [{"center": enc(c), "gpu": True} for c in (flush(ref.same_np(i)), alt, flush(alt))]
+        return {**res, "exact": True, "cands": cands}
+    special, center, bound = _bound(tol, ref, i, dt, unary)
+    cands = [{"special": enc(special), "center": enc(center)}]
+    if gpu_flush:
+        alt = Reference(ref.fn, [s.flushed() for s in specs])
+        s2, c2, _ = _bound(tol, alt, i, dt, unary)
+        cands.append({"special": enc(flush(s2)), "center": enc(flush(c2)), "gpu": True})
+    return {**res, "exact": False, "cands": cands, "bound": enc(np.broadcast_to(bound, out.shape))}
+
+
+def forward_cases() -> list:
+    cases = []
+    for k, (op, call, shapes, args, kw, dtype, domain, classes) in enumerate(CASES):
+        name, row = op_row(op)
+        dtypes = dtype if isinstance(dtype, tuple) else (dtype,) * len(shapes)
+        assert not set(dtypes) & set(HALF), "16-bit inputs need the half-precision rules of helpers._compare"
+        for cls in classes:
+            specs, inputs = specs_for(shapes, dtypes, cls, domain, seed=k)
+            fn = torch_call(call, args, kw, dtypes)
+            ref = Reference(fn, specs)
+            unary = row.get("kind") == "unary" and len(specs) == 1
+            outs = [output_fixture(row, ref, specs, i, unary) for i in range(len(ref.same))]
+            case = {"id": f"{name}/{cls}/{call}{args or ''}", "op": name, "call": call, "args": args, "kw": kw or {}}
+            cases.append({**case, "inputs": inputs, "outputs": outs})
+    return cases
+
+
+def grad_cases() -> list:
+    cases = []
+    for k, (op, call, shapes, args) in enumerate(GRADS):
+        name, row = op_row(op)
+        dtypes = tuple("int64" if isinstance(s, np.ndarray) and s.dtype == np.int64 else "float32" for s in shapes)
+        specs, inputs = specs_for(shapes, dtypes, "contiguous", "normal", seed=100 + k)
+        fn = torch_call(call, args, None, dtypes)
+        outs = [o for o in [fn(*[s.torch() for s in specs])] if o.is_floating_point()]
+        rng = np.random.default_rng(200 + k)
+        weights = [_round(rng.standard_normal(tuple(o.shape)), "float32").astype(np.float32) for o in outs]
+        refs = grad_references(row["grad"], fn, specs, weights)
+        grads = [
+            None if r is None else {"ref": enc(r[0]), "bound": enc(np.broadcast_to(r[1], r[0].shape))} for r in refs
+        ]
+        case = {"id": f"grad {name}/{call}", "op": name, "call": call, "args": args, "kw": {}, "inputs": inputs}
+        cases.append({**case, "weights": [{"shape": list(w.shape), "data": enc(w)} for w in weights], "grads": grads})
+    return cases
+
+
+def safetensors_bytes(tensors: dict) -> bytes:
+    """A safetensors file written independently of vkml: an 8-byte header length, JSON header, raw little-endian
+    data (the format's whole specification)."""
+    header, blobs, offset = {}, [], 0
+    for name, a in tensors.items():
+        a = np.ascontiguousarray(a, np.float32)
+        header[name] = {"dtype": "F32", "shape": list(a.shape), "data_offsets": [offset, offset + a.nbytes]}
+        blobs.append(a.tobytes())
+        offset += a.nbytes
+    head = json.dumps(header).encode()
+    head += b" " * (-len(head) % 8)
+    return struct.pack("<Q", len(head)) + head + b"".join(blobs)
+
+
+def mlp(sizes=(6, 5, 3)):
+    torch.manual_seed(3)
+    return torch.nn.Sequential(torch.nn.Linear(sizes[0], sizes[1]), torch.nn.ReLU(), torch.nn.Linear(*sizes[1:]))
+
+
+def training_cases() -> dict:
+    """A torch MLP's state_dict as safetensors with its outputs, and 5-step trajectories of SGD and Adam."""
+    rng = np.random.default_rng(11)
+    x = _round(rng.standard_normal((8, 6)), "float32").astype(np.float32)
+    y = np.array([0, 1, 2, 1, 0, 2, 2, 1], np.int64)
+    model = mlp()
+    state = {k: v.detach().numpy().copy() for k, v in model.state_dict().items()}
+    # The logits of the loaded model under linear's declared contract, taken over the whole two-layer lambda.
+    specs = [Spec(a, "float32") for a in [x, *state.values()]]
+
+    def two_layers(x, w1, b1, w2, b2):
+        return torch.nn.functional.linear(torch.relu(torch.nn.functional.linear(x, w1, b1)), w2, b2)
+
+    ref = Reference(two_layers, specs)
+    special, logits, bound = _bound(tolerance(op_row("linear")[1]), ref, 0, "float32", False)
+    runs = []
+    for name, make, steps in [
+        ("SGD", lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9), 5),
+        ("Adam", lambda p: torch.optim.Adam(p, lr=0.01), 5),
+    ]:
+        finals = {}
+        for dt in (torch.float32, torch.float64):
+            m = mlp().to(dt)
+            m.load_state_dict({k: torch.tensor(v).to(dt) for k, v in state.items()})
+            opt = make(m.parameters())
+            for _ in range(steps):
+                opt.zero_grad()
+                torch.nn.functional.cross_entropy(m(torch.tensor(x).to(dt)), torch.tensor(y)).backward()
+                opt.step()
+            finals[dt] = {k: v.detach().double().numpy() for k, v in m.state_dict().items()}
+        allowed = {
+            k: enc(FACTOR * np.abs(finals[torch.float32][k] - ref).max(initial=0.0) + 2 * U32 * np.abs(ref))
+            for k, ref in finals[torch.float64].items()
+        }
+        ref = {k: enc(v) for k, v in finals[torch.float64].items()}
+        runs.append({"optimizer": name, "steps": steps, "torch64": ref, "allowed": allowed})
+    return {
+        "state_dict": base64.b64encode(safetensors_bytes(state)).decode(),
+        "names": list(state),
+        "x": enc(x),
+        "y": y.tolist(),
+        "logits": enc(logits),
+        "logits_bound": enc(np.broadcast_to(bound, np.shape(logits))),
+        "runs": runs,
+    }
+
+
+def main() -> None:
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/out/web/fixtures.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fixtures = {"forward": forward_cases(), "grads": grad_cases(), "training": training_cases()}
+    out.write_text(json.dumps(fixtures))
+    ops = sorted({c["op"] for c in fixtures["forward"]})
+    print(f"wrote {out}: {len(fixtures['forward'])} forward cases over {len(ops)} ops, {len(fixtures['grads'])} grads")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+// The Node suite: the npm package (installed from its tarball into a fresh folder by tools/test.sh, or npm/ itself)
+// on the CPU, against torch's fixtures; plus what is special to Node (no WebGPU, and best_device says so).
+// Usage: node --test tests/web/node.test.mjs  (env: VKML_NPM_PKG, the package folder, default npm/;
+// VKML_WEB_FIXTURES, the folder of fixtures.json, default tests/out/web)
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { errorCases, forwardCase, gradCase, stateDictCase, trainingCase } from "./checks.mjs";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const pkg = resolve(ROOT, process.env.VKML_NPM_PKG ?? "npm");
+const vkml = await import(pathToFileURL(resolve(pkg, "index.js")).href);
+const fx = JSON.parse(readFileSync(resolve(ROOT, process.env.VKML_WEB_FIXTURES ?? "tests/out/web", "fixtures.json")));
+
+test("the package is the one built from this checkout", () => {
+  assert.ok(import.meta.resolve(resolve(pkg, "index.js")).startsWith("file://"));
+  assert.ok(vkml.Tensor && vkml.nn && vkml.optim);
+});
+
+test("Node has no WebGPU: init_webgpu rejects and best_device says why", async () => {
+  await assert.rejects(vkml.init_webgpu(), /no WebGPU/);
+  const { device, why } = vkml.best_device();
+  assert.equal(device, "cpu");
+  assert.match(why, /^using the CPU: this JavaScript runtime has no WebGPU/);
+});
+
+for (const c of fx.forward) {
+  test(`forward ${c.id}`, async () => assert.equal(await forwardCase(vkml, c, "cpu"), null));
+}
+for (const c of fx.grads) {
+  test(c.id, async () => assert.equal(await gradCase(vkml, c, "cpu"), null));
+}
+test("a torch state_dict loads untranslated from safetensors", async () => {
+  assert.equal(await stateDictCase(vkml, fx.training, "cpu"), null);
+});
+for (const run of fx.training.runs) {
+  test(`${run.optimizer}: ${run.steps} steps match torch`, async () => {
+    assert.equal(await trainingCase(vkml, fx.training, run, "cpu"), null);
+  });
+}
+test("bad input raises clear errors", async () => assert.equal(await errorCases(vkml, "cpu"), null));
+
+test("save_safetensors round-trips a state_dict", async () => {
+  const m = new vkml.nn.Sequential(new vkml.nn.Linear(3, 2));
+  const bytes = await vkml.save_safetensors(m.state_dict());
+  const back = vkml.load_safetensors(bytes);
+  assert.deepEqual(Object.keys(back), ["0.weight", "0.bias"]);
+  assert.deepEqual(await back["0.weight"].data(), await m["0"].weight.data());
+  assert.deepEqual(await back["0.bias"].data(), await m["0"].bias.data());
+});
+
+test("typed arrays keep their dtype; small integers widen to int32", async () => {
+  assert.equal(vkml.tensor(new Float64Array([1])).dtype, "float64");
+  assert.equal(vkml.tensor(new BigInt64Array([1n])).dtype, "int64");
+  const px = vkml.tensor(new Uint8Array([0, 128, 255]).subarray(1));
+  assert.equal(px.dtype, "int32");
+  assert.deepEqual([...(await px.data())], [128, 255]);
+  assert.equal(await vkml.tensor([true, false]).any().item(), true);
+});

@@ -1,0 +1,140 @@
+//! `vkml.nn.functional` for JavaScript: the Rust layer math (linear, conv2d, pools, losses, dropout) with torch's
+//! argument names in an options object. Functions taking optional tensors are `_`-named: wasm-bindgen takes
+//! ownership of such arguments, so the package's `index.js` passes fresh handles (`t._handle()`).
+
+use wasm_bindgen::prelude::*;
+
+use vkml_core::api::conv::{self, Padding};
+use vkml_core::api::nn::{self, Reduction};
+
+use crate::convert::{field, opt_bool, opt_f64, opt_string, usize_of};
+use crate::ops::ok;
+use crate::tensor::Tensor;
+use crate::{type_error, JsResult, OrJs};
+
+/// A pair argument: a number (both sides) or `[h, w]`; `default` when missing.
+fn pair(options: &JsValue, key: &str, default: [usize; 2]) -> JsResult<[usize; 2]> {
+    let Some(v) = field(options, key) else { return Ok(default) };
+    if let Some(x) = v.as_f64() {
+        let n = usize_of(x, key)?;
+        return Ok([n, n]);
+    }
+    let arr: &js_sys::Array = wasm_bindgen::JsCast::dyn_ref(&v)
+        .filter(|a: &&js_sys::Array| a.length() == 2)
+        .ok_or_else(|| type_error(&format!("{key} must be a number or [h, w]")))?;
+    let h = usize_of(arr.get(0).as_f64().unwrap_or(f64::NAN), key)?;
+    let w = usize_of(arr.get(1).as_f64().unwrap_or(f64::NAN), key)?;
+    Ok([h, w])
+}
+
+fn reduction(options: &JsValue) -> JsResult<Reduction> {
+    Reduction::parse(opt_string(options, "reduction")?.as_deref().unwrap_or("mean")).js()
+}
+
+/// `linear(x, weight, bias)`: x·weightᵀ + bias.
+#[wasm_bindgen(js_name = "_linear")]
+pub fn linear(x: &Tensor, weight: &Tensor, bias: Option<Tensor>) -> JsResult<Tensor> {
+    let b = bias.as_ref().map(|b| b.core()).transpose()?;
+    ok(nn::linear(x.core()?, weight.core()?, b))
+}
+
+/// `conv2d(x, weight, bias, {stride, padding, dilation, groups})`; padding may be a number, `[h, w]`, "same" or
+/// "valid".
+#[wasm_bindgen(js_name = "_conv2d")]
+pub fn conv2d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, options: JsValue) -> JsResult<Tensor> {
+    let b = bias.as_ref().map(|b| b.core()).transpose()?;
+    let padding = match opt_padding(&options)? {
+        Some(p) => p,
+        None => Padding::Explicit(pair(&options, "padding", [0, 0])?),
+    };
+    let groups = opt_f64(&options, "groups")?.map(|g| usize_of(g, "groups")).transpose()?.unwrap_or(1);
+    ok(conv::conv2d(
+        x.core()?,
+        weight.core()?,
+        b,
+        pair(&options, "stride", [1, 1])?,
+        padding,
+        pair(&options, "dilation", [1, 1])?,
+        groups,
+    ))
+}
+
+fn opt_padding(options: &JsValue) -> JsResult<Option<Padding>> {
+    match field(options, "padding").and_then(|p| p.as_string()).as_deref() {
+        None => Ok(None),
+        Some("same") => Ok(Some(Padding::Same)),
+        Some("valid") => Ok(Some(Padding::Valid)),
+        Some(other) => Err(type_error(&format!("padding must be a number, [h, w], 'same' or 'valid', not '{other}'"))),
+    }
+}
+
+/// `max_pool2d(x, kernel_size, {stride, padding, dilation, ceil_mode})` (stride defaults to the kernel size).
+#[wasm_bindgen]
+pub fn max_pool2d(x: &Tensor, kernel_size: JsValue, options: JsValue) -> JsResult<Tensor> {
+    let k = kernel(&kernel_size)?;
+    let (out, _) = conv::max_pool2d(
+        x.core()?,
+        k,
+        pair(&options, "stride", k)?,
+        pair(&options, "padding", [0, 0])?,
+        pair(&options, "dilation", [1, 1])?,
+        opt_bool(&options, "ceil_mode")?.unwrap_or(false),
+        false,
+    )
+    .js()?;
+    Ok(Tensor::wrap(out))
+}
+
+/// `avg_pool2d(x, kernel_size, {stride, padding})`.
+#[wasm_bindgen]
+pub fn avg_pool2d(x: &Tensor, kernel_size: JsValue, options: JsValue) -> JsResult<Tensor> {
+    let k = kernel(&kernel_size)?;
+    ok(conv::avg_pool2d(x.core()?, k, pair(&options, "stride", k)?, pair(&options, "padding", [0, 0])?))
+}
+
+fn kernel(v: &JsValue) -> JsResult<[usize; 2]> {
+    let holder = js_sys::Object::new();
+    js_sys::Reflect::set(&holder, &"kernel_size".into(), v)?;
+    pair(&holder.into(), "kernel_size", [0, 0])
+}
+
+/// `cross_entropy(logits, target, {ignore_index, reduction, label_smoothing}, weight)`: class indices (int64 or
+/// int32) or class probabilities.
+#[wasm_bindgen(js_name = "_cross_entropy")]
+pub fn cross_entropy(input: &Tensor, target: &Tensor, options: JsValue, weight: Option<Tensor>) -> JsResult<Tensor> {
+    let weight = weight.map(|w| w.core().cloned()).transpose()?;
+    let ignore = opt_f64(&options, "ignore_index")?.unwrap_or(-100.0) as i64;
+    let smoothing = opt_f64(&options, "label_smoothing")?.unwrap_or(0.0);
+    let target = class_target(target.core()?)?;
+    ok(nn::cross_entropy(input.core()?, &target, weight.as_ref(), ignore, reduction(&options)?, smoothing))
+}
+
+/// `nll_loss(log_probs, target, {ignore_index, reduction}, weight)`.
+#[wasm_bindgen(js_name = "_nll_loss")]
+pub fn nll_loss(input: &Tensor, target: &Tensor, options: JsValue, weight: Option<Tensor>) -> JsResult<Tensor> {
+    let weight = weight.map(|w| w.core().cloned()).transpose()?;
+    let ignore = opt_f64(&options, "ignore_index")?.unwrap_or(-100.0) as i64;
+    let target = class_target(target.core()?)?;
+    ok(nn::nll_loss(input.core()?, &target, weight.as_ref(), ignore, reduction(&options)?))
+}
+
+/// `mse_loss(input, target, {reduction})`.
+#[wasm_bindgen]
+pub fn mse_loss(input: &Tensor, target: &Tensor, options: JsValue) -> JsResult<Tensor> {
+    ok(nn::mse_loss(input.core()?, target.core()?, reduction(&options)?))
+}
+
+/// `dropout(x, {p, training})`: zero elements with probability p and scale the rest by 1/(1 − p).
+#[wasm_bindgen]
+pub fn dropout(x: &Tensor, options: JsValue) -> JsResult<Tensor> {
+    let p = opt_f64(&options, "p")?.unwrap_or(0.5);
+    ok(nn::dropout(x.core()?, p, opt_bool(&options, "training")?.unwrap_or(true)))
+}
+
+/// JavaScript has no int64 arrays in everyday use: int32 class indices are widened to torch's int64 here.
+fn class_target(t: &vkml_core::api::Tensor) -> JsResult<vkml_core::api::Tensor> {
+    match t.dtype() {
+        vkml_core::base::dtype::DType::I32 => t.to_dtype(vkml_core::base::dtype::DType::I64).js(),
+        _ => Ok(t.clone()),
+    }
+}
