@@ -72,6 +72,13 @@ export declare const nn: {
   Linear: ModuleClass<[number, number, ({ bias?: boolean } & TensorOptions)?]>;
   Conv2d: ModuleClass<[number, number, Pair, ({ stride?: Pair; padding?: Pair | "same" | "valid"; dilation?: Pair;
     groups?: number; bias?: boolean } & TensorOptions)?]>;
+  BatchNorm1d: ModuleClass<[number, ({ eps?: number; momentum?: number; affine?: boolean;
+    track_running_stats?: boolean } & TensorOptions)?]>;
+  BatchNorm2d: ModuleClass<[number, ({ eps?: number; momentum?: number; affine?: boolean;
+    track_running_stats?: boolean } & TensorOptions)?]>;
+  LayerNorm: ModuleClass<[number | number[], ({ eps?: number; elementwise_affine?: boolean; bias?: boolean }
+    & TensorOptions)?]>;
+  GroupNorm: ModuleClass<[number, number, ({ eps?: number; affine?: boolean } & TensorOptions)?]>;
   ReLU: ModuleClass<[]>;
   Sigmoid: ModuleClass<[]>;
   Identity: ModuleClass<[]>;
@@ -102,6 +109,11 @@ export declare const nn: {
       options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
     nll_loss(input: Tensor, target: Tensor, options?: { ignore_index?: number; weight?: Tensor } & Reduction): Tensor;
     mse_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
+    batch_norm(x: Tensor, running_mean?: Tensor, running_var?: Tensor, weight?: Tensor, bias?: Tensor,
+      options?: { training?: boolean; momentum?: number; eps?: number }): Tensor;
+    layer_norm(x: Tensor, normalized_shape: number | number[], weight?: Tensor, bias?: Tensor,
+      options?: { eps?: number }): Tensor;
+    group_norm(x: Tensor, num_groups: number, weight?: Tensor, bias?: Tensor, options?: { eps?: number }): Tensor;
   };
   init: {
     uniform_(t: Tensor, a?: number, b?: number): Tensor;
@@ -128,4 +140,8 @@ export declare const optim: {
     weight_decay?: number; amsgrad?: boolean; maximize?: boolean }) => Optimizer;
   AdamW: new (params: Iterable<Tensor>, options?: { lr?: number; betas?: [number, number]; eps?: number;
     weight_decay?: number; amsgrad?: boolean; maximize?: boolean }) => Optimizer;
+  RMSprop: new (params: Iterable<Tensor>, options?: { lr?: number; alpha?: number; eps?: number;
+    weight_decay?: number; momentum?: number; centered?: boolean; maximize?: boolean }) => Optimizer;
+  Adagrad: new (params: Iterable<Tensor>, options?: { lr?: number; lr_decay?: number; weight_decay?: number;
+    eps?: number; initial_accumulator_value?: number; maximize?: boolean }) => Optimizer;
 };

@@ -31,6 +31,12 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
       return wasm._nll_loss(input, target, rest, handle(weight));
     },
     mse_loss: (input, target, options) => wasm.mse_loss(input, target, options),
+    batch_norm: (x, running_mean, running_var, weight, bias, options) =>
+      wasm._batch_norm(x, handle(running_mean), handle(running_var), handle(weight), handle(bias), options),
+    layer_norm: (x, normalized_shape, weight, bias, options) =>
+      wasm._layer_norm(x, normalized_shape, handle(weight), handle(bias), options),
+    group_norm: (x, num_groups, weight, bias, options) =>
+      wasm._group_norm(x, num_groups, handle(weight), handle(bias), options),
   };
 
   // torch.nn.init: bounds from fan-in/fan-out, filled by the engine's Philox generator.
@@ -207,6 +213,66 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }
   }
 
+  /** BatchNorm1d/2d: torch's parameters and buffers (running_mean, running_var, num_batches_tracked). */
+  const batchNorm = (name, dims) => {
+    const cls = class extends Module {
+      constructor(num_features, options = {}) {
+        super();
+        const { eps = 1e-5, momentum = 0.1, affine = true, track_running_stats = true, device, dtype } = options;
+        Object.assign(this, { num_features, eps, momentum, affine, track_running_stats });
+        if (affine) {
+          this.weight = Parameter(wasm.ones([num_features], { device, dtype }));
+          this.bias = Parameter(wasm.zeros([num_features], { device, dtype }));
+        }
+        if (track_running_stats) {
+          this.register_buffer("running_mean", wasm.zeros([num_features], { device, dtype }));
+          this.register_buffer("running_var", wasm.ones([num_features], { device, dtype }));
+          this.register_buffer("num_batches_tracked", wasm.zeros([], { device, dtype: "int64" }));
+        }
+      }
+      forward(x) {
+        if (!dims.includes(x.ndim)) throw new Error(`expected ${dims.map((d) => `${d}D`).join(" or ")} input (got ${x.ndim}D input)`);
+        const useBatch = this.training || !this.track_running_stats;
+        if (this.training && this.track_running_stats) {
+          this.num_batches_tracked = no_grad(() => this.num_batches_tracked.add(1));
+        }
+        return F.batch_norm(x, this.running_mean, this.running_var, this.weight, this.bias,
+          { training: useBatch, momentum: this.momentum, eps: this.eps });
+      }
+    };
+    Object.defineProperty(cls, "name", { value: name });
+    return cls;
+  };
+
+  class LayerNorm extends Module {
+    constructor(normalized_shape, { eps = 1e-5, elementwise_affine = true, bias = true, device, dtype } = {}) {
+      super();
+      const shape = Array.isArray(normalized_shape) ? normalized_shape : [normalized_shape];
+      Object.assign(this, { normalized_shape: shape, eps });
+      if (elementwise_affine) {
+        this.weight = Parameter(wasm.ones(shape, { device, dtype }));
+        if (bias) this.bias = Parameter(wasm.zeros(shape, { device, dtype }));
+      }
+    }
+    forward(x) {
+      return F.layer_norm(x, this.normalized_shape, this.weight, this.bias, { eps: this.eps });
+    }
+  }
+
+  class GroupNorm extends Module {
+    constructor(num_groups, num_channels, { eps = 1e-5, affine = true, device, dtype } = {}) {
+      super();
+      Object.assign(this, { num_groups, num_channels, eps });
+      if (affine) {
+        this.weight = Parameter(wasm.ones([num_channels], { device, dtype }));
+        this.bias = Parameter(wasm.zeros([num_channels], { device, dtype }));
+      }
+    }
+    forward(x) {
+      return F.group_norm(x, this.num_groups, this.weight, this.bias, { eps: this.eps });
+    }
+  }
+
   /** A module from a function of the input (activations, pools, reshapes). */
   const simple = (name, forward) => {
     const cls = class extends Module {
@@ -256,6 +322,10 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     Sequential,
     Linear,
     Conv2d,
+    BatchNorm1d: batchNorm("BatchNorm1d", [2, 3]),
+    BatchNorm2d: batchNorm("BatchNorm2d", [4]),
+    LayerNorm,
+    GroupNorm,
     ReLU: simple("ReLU", (x) => x.relu()),
     Sigmoid: simple("Sigmoid", (x) => x.sigmoid()),
     Identity: simple("Identity", (x) => x),

@@ -29,5 +29,7 @@ export function makeOptim(wasm, { handle }) {
     SGD: wrap("SGD", wasm.SGD),
     Adam: wrap("Adam", wasm.Adam),
     AdamW: wrap("AdamW", wasm.Adam, { decoupled: true }),
+    RMSprop: wrap("RMSprop", wasm.RMSprop),
+    Adagrad: wrap("Adagrad", wasm.Adagrad),
   };
 }

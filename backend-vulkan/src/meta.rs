@@ -40,12 +40,15 @@ pub fn code(d: DType) -> u32 {
 
 impl Meta {
     /// Meta for an elementwise kernel over `shape` reading `views` (one per input).
+    /// Dims that every input walks contiguously are merged first, so the shader's per-element index loop runs over
+    /// as few dims as the views allow (once for contiguous and broadcast-free inputs).
     pub fn elementwise(op: u32, out: DType, shape: &[usize], ins: &[(DType, &View)]) -> Result<Meta> {
         let mut m = Meta { op, out_dtype: code(out), ..Default::default() };
-        m.set_shape(shape)?;
+        let (shape, strides) = coalesce(shape, &ins.iter().map(|(_, v)| v.strides.as_slice()).collect::<Vec<_>>());
+        m.set_shape(&shape)?;
         m.n = to_u32(shape.iter().product())?;
-        for (k, (d, v)) in ins.iter().enumerate() {
-            m.set_input(k, *d, v)?;
+        for (k, ((d, v), st)) in ins.iter().zip(strides).enumerate() {
+            m.set_input(k, *d, &View { shape: shape.clone(), strides: st, offset: v.offset })?;
         }
         Ok(m)
     }
@@ -73,6 +76,40 @@ impl Meta {
         }
         Ok(())
     }
+}
+
+/// `shape` with size-1 dims dropped and each dim merged into the previous one where every input's stride there times
+/// its size equals its stride in the previous dim (row-major walking is unchanged), with the inputs' new strides.
+fn coalesce(shape: &[usize], strides: &[&[isize]]) -> (Vec<usize>, Vec<Vec<isize>>) {
+    if shape.contains(&0) {
+        return (shape.to_vec(), strides.iter().map(|s| s.to_vec()).collect());
+    }
+    let mut dims: Vec<usize> = Vec::new();
+    let mut out: Vec<Vec<isize>> = vec![Vec::new(); strides.len()];
+    for (d, &n) in shape.iter().enumerate() {
+        if n == 1 {
+            continue;
+        }
+        let mergeable =
+            !dims.is_empty() && strides.iter().zip(&out).all(|(s, o)| o.last() == Some(&(s[d] * n as isize)));
+        match dims.last_mut() {
+            Some(last) if mergeable => {
+                *last *= n;
+                for (o, s) in out.iter_mut().zip(strides) {
+                    if let Some(x) = o.last_mut() {
+                        *x = s[d];
+                    }
+                }
+            }
+            _ => {
+                dims.push(n);
+                for (o, s) in out.iter_mut().zip(strides) {
+                    o.push(s[d]);
+                }
+            }
+        }
+    }
+    (dims, out)
 }
 
 pub fn to_u32(x: usize) -> Result<u32> {

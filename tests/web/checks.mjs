@@ -24,7 +24,10 @@ function input(vkml, spec, device, requires_grad = false) {
 export function call(vkml, c, xs) {
   if (c.call.startsWith("list:")) return vkml[c.call.slice(5)](xs, ...c.args);
   if (c.call.startsWith("fn:")) return vkml[c.call.slice(3)](...xs, ...c.args);
-  if (c.call.startsWith("nn.functional.")) return vkml.nn.functional[c.call.slice(14)](...xs, ...c.args, c.kw);
+  if (c.call.startsWith("nn.functional.")) {
+    const options = Object.keys(c.kw).length ? [c.kw] : [];
+    return vkml.nn.functional[c.call.slice(14)](...xs, ...c.args, ...options);
+  }
   if (c.call === "to") return xs[0].to({ dtype: c.args[0] });
   return xs[0][c.call](...xs.slice(1), ...c.args);
 }
@@ -153,8 +156,7 @@ export async function trainingCase(vkml, tr, run, device) {
   const model = mlp(vkml, device);
   model.load_state_dict(b64(tr.state_dict));
   const Opt = vkml.optim[run.optimizer];
-  const opt = run.optimizer === "SGD" ? new Opt(model.parameters(), { lr: 0.1, momentum: 0.9 })
-    : new Opt(model.parameters(), { lr: 0.01 });
+  const opt = new Opt(model.parameters(), run.options);
   const x = vkml.tensor(values(tr.x), { shape: [8, 6], dtype: "float32", device });
   const y = vkml.tensor(BigInt64Array.from(tr.y, (v) => BigInt(v)), { device });
   for (let s = 0; s < run.steps; s++) {

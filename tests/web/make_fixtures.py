@@ -135,9 +135,23 @@ CASES = (
         ),
         ("nll_loss", F + "nll_loss", [LOGP, LABELS], [], None, ("float32", "int64"), "normal", ("contiguous",)),
         ("mse_loss", F + "mse_loss", [(4, 5), (4, 5)], [], None, "float32", "normal", ("contiguous",)),
+        ("layer_norm", F + "layer_norm", [(4, 6)], [[6]], None, "float32", "normal", ("contiguous", "transposed")),
+        ("group_norm", F + "group_norm", [(2, 4, 3)], [2], None, "float32", "normal", ("contiguous",)),
+        # Eval mode (running statistics): inputs x, running mean and var, weight, bias, all positive.
+        (
+            "batch_norm",
+            F + "batch_norm",
+            [(4, 3), (3,), (3,), (3,), (3,)],
+            [],
+            None,
+            "float32",
+            "positive",
+            ("contiguous",),
+        ),
     ]
 )
 GRADS = [
+    ("layer_norm", F + "layer_norm", [(4, 6)], [[6]]),
     ("exp", "exp", [(4, 5)], []),
     ("sigmoid", "sigmoid", [(4, 5)], []),
     ("mul", "mul", [(4, 5), (4, 5)], []),
@@ -309,10 +323,14 @@ def training_cases() -> dict:
     ref = Reference(two_layers, specs)
     special, logits, bound = _bound(tolerance(op_row("linear")[1]), ref, 0, "float32", False)
     runs = []
-    for name, make, steps in [
-        ("SGD", lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9), 5),
-        ("Adam", lambda p: torch.optim.Adam(p, lr=0.01), 5),
+    for name, options, steps in [
+        ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True}, 5),
+        ("Adam", {"lr": 0.01, "amsgrad": True}, 5),
+        ("AdamW", {"lr": 0.01, "weight_decay": 0.1}, 5),
+        ("RMSprop", {"lr": 0.01, "centered": True, "momentum": 0.5}, 5),
+        ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "initial_accumulator_value": 0.1}, 5),
     ]:
+        make = lambda p, name=name, options=options: getattr(torch.optim, name)(p, **options)  # noqa: E731
         finals = {}
         for dt in (torch.float32, torch.float64):
             m = mlp().to(dt)
@@ -328,7 +346,7 @@ def training_cases() -> dict:
             for k, ref in finals[torch.float64].items()
         }
         ref = {k: enc(v) for k, v in finals[torch.float64].items()}
-        runs.append({"optimizer": name, "steps": steps, "torch64": ref, "allowed": allowed})
+        runs.append({"optimizer": name, "options": options, "steps": steps, "torch64": ref, "allowed": allowed})
     return {
         "state_dict": base64.b64encode(safetensors_bytes(state)).decode(),
         "names": list(state),

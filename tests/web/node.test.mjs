@@ -46,7 +46,7 @@ test("save_safetensors round-trips a state_dict", async () => {
   const m = new vkml.nn.Sequential(new vkml.nn.Linear(3, 2));
   const bytes = await vkml.save_safetensors(m.state_dict());
   const back = vkml.load_safetensors(bytes);
-  assert.deepEqual(Object.keys(back), ["0.weight", "0.bias"]);
+  assert.deepEqual(Object.keys(back).sort(), ["0.bias", "0.weight"]);
   assert.deepEqual(await back["0.weight"].data(), await m["0"].weight.data());
   assert.deepEqual(await back["0.bias"].data(), await m["0"].bias.data());
 });
@@ -58,4 +58,20 @@ test("typed arrays keep their dtype; small integers widen to int32", async () =>
   assert.equal(px.dtype, "int32");
   assert.deepEqual([...(await px.data())], [128, 255]);
   assert.equal(await vkml.tensor([true, false]).any().item(), true);
+});
+
+test("BatchNorm keeps torch's state_dict names and updates its running statistics in training", async () => {
+  const bn = new vkml.nn.BatchNorm1d(3);
+  assert.deepEqual(Object.keys(bn.state_dict()), ["weight", "bias", "running_mean", "running_var",
+    "num_batches_tracked"]);
+  const x = vkml.tensor([[1, 2, 3], [3, 6, 9]]);
+  await bn.forward(x).data();
+  assert.equal(await bn.num_batches_tracked.item(), 1);
+  // momentum 0.1 of the batch mean [2, 4, 6] and of the unbiased batch variance [2, 8, 18].
+  assert.deepEqual([...(await bn.running_mean.data())].map((v) => +v.toFixed(5)), [0.2, 0.4, 0.6]);
+  assert.deepEqual([...(await bn.running_var.data())].map((v) => +v.toFixed(5)), [1.1, 1.7, 2.7]);
+  bn.eval();
+  await bn.forward(x).data();
+  assert.equal(await bn.num_batches_tracked.item(), 1, "eval mode leaves the statistics alone");
+  assert.deepEqual([...(await bn.running_mean.data())].map((v) => +v.toFixed(5)), [0.2, 0.4, 0.6]);
 });

@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use vkml_core::api::conv::{self, Padding};
 use vkml_core::api::nn::{self, Reduction};
+use vkml_core::api::norm;
 
 use crate::convert::{field, opt_bool, opt_f64, opt_string, usize_of};
 use crate::ops::ok;
@@ -137,4 +138,62 @@ fn class_target(t: &vkml_core::api::Tensor) -> JsResult<vkml_core::api::Tensor> 
         vkml_core::base::dtype::DType::I32 => t.to_dtype(vkml_core::base::dtype::DType::I64).js(),
         _ => Ok(t.clone()),
     }
+}
+
+fn opt_core(t: &Option<Tensor>) -> JsResult<Option<&vkml_core::api::Tensor>> {
+    t.as_ref().map(|t| t.core()).transpose()
+}
+
+/// `batch_norm(x, running_mean, running_var, weight, bias, {training, momentum, eps})`: batch statistics in
+/// training (updating the running ones in place), the running ones otherwise.
+#[wasm_bindgen(js_name = "_batch_norm")]
+pub fn batch_norm(
+    x: &Tensor,
+    running_mean: Option<Tensor>,
+    running_var: Option<Tensor>,
+    weight: Option<Tensor>,
+    bias: Option<Tensor>,
+    options: JsValue,
+) -> JsResult<Tensor> {
+    ok(norm::batch_norm(
+        x.core()?,
+        opt_core(&running_mean)?,
+        opt_core(&running_var)?,
+        opt_core(&weight)?,
+        opt_core(&bias)?,
+        opt_bool(&options, "training")?.unwrap_or(false),
+        opt_f64(&options, "momentum")?.unwrap_or(0.1),
+        opt_f64(&options, "eps")?.unwrap_or(1e-5),
+    ))
+}
+
+/// `layer_norm(x, normalized_shape, weight, bias, {eps})`.
+#[wasm_bindgen(js_name = "_layer_norm")]
+pub fn layer_norm(
+    x: &Tensor,
+    normalized_shape: JsValue,
+    weight: Option<Tensor>,
+    bias: Option<Tensor>,
+    options: JsValue,
+) -> JsResult<Tensor> {
+    let shape = match normalized_shape.as_f64() {
+        Some(n) => vec![usize_of(n, "normalized_shape")?],
+        None => crate::convert::shape_of(&normalized_shape, "normalized_shape")?,
+    };
+    let eps = opt_f64(&options, "eps")?.unwrap_or(1e-5);
+    ok(norm::layer_norm(x.core()?, &shape, opt_core(&weight)?, opt_core(&bias)?, eps))
+}
+
+/// `group_norm(x, num_groups, weight, bias, {eps})`.
+#[wasm_bindgen(js_name = "_group_norm")]
+pub fn group_norm(
+    x: &Tensor,
+    num_groups: f64,
+    weight: Option<Tensor>,
+    bias: Option<Tensor>,
+    options: JsValue,
+) -> JsResult<Tensor> {
+    let groups = usize_of(num_groups, "num_groups")?;
+    let eps = opt_f64(&options, "eps")?.unwrap_or(1e-5);
+    ok(norm::group_norm(x.core()?, groups, opt_core(&weight)?, opt_core(&bias)?, eps))
 }
