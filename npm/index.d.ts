@@ -70,6 +70,8 @@ export declare const nn: {
   Parameter(t: Tensor, requires_grad?: boolean): Tensor;
   Sequential: ModuleClass<Module[]>;
   Linear: ModuleClass<[number, number, ({ bias?: boolean } & TensorOptions)?]>;
+  Conv1d: ModuleClass<[number, number, number, ({ stride?: number; padding?: number | "same" | "valid";
+    dilation?: number; groups?: number; bias?: boolean } & TensorOptions)?]>;
   Conv2d: ModuleClass<[number, number, Pair, ({ stride?: Pair; padding?: Pair | "same" | "valid"; dilation?: Pair;
     groups?: number; bias?: boolean } & TensorOptions)?]>;
   BatchNorm1d: ModuleClass<[number, ({ eps?: number; momentum?: number; affine?: boolean;
@@ -95,6 +97,8 @@ export declare const nn: {
     options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
   functional: {
     linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor;
+    conv1d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: number; padding?: number | "same" | "valid";
+      dilation?: number; groups?: number }): Tensor;
     conv2d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: Pair; padding?: Pair | "same" | "valid";
       dilation?: Pair; groups?: number }): Tensor;
     max_pool2d(x: Tensor, kernel_size: Pair, options?: { stride?: Pair; padding?: Pair; dilation?: Pair;

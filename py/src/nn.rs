@@ -112,6 +112,33 @@ fn pair_or(ob: Option<&Bound<'_, PyAny>>, name: &str, default: [usize; 2]) -> Py
     }
 }
 
+/// An int or a one-element sequence (torch's `_single`).
+fn single(ob: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
+    if let Ok(v) = ob.extract::<usize>() {
+        return Ok(v);
+    }
+    match int_list(ob)?.as_slice() {
+        [a] if *a >= 0 => Ok(*a as usize),
+        v => Err(pyo3::exceptions::PyValueError::new_err(format!("{name} must be an int or a 1-tuple, got {v:?}"))),
+    }
+}
+
+/// `padding` of a convolution: "same", "valid", or explicit amounts read by `explicit`.
+fn conv_padding(
+    padding: Option<&Bound<'_, PyAny>>,
+    explicit: impl Fn(&Bound<'_, PyAny>) -> PyResult<[usize; 2]>,
+) -> PyResult<Padding> {
+    let Some(p) = padding else { return Ok(Padding::Explicit([0, 0])) };
+    match p.extract::<String>() {
+        Ok(s) if s == "same" => Ok(Padding::Same),
+        Ok(s) if s == "valid" => Ok(Padding::Valid),
+        Ok(s) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "Invalid padding string '{s}', should be one of {{'valid', 'same'}}"
+        ))),
+        Err(_) => Ok(Padding::Explicit(explicit(p)?)),
+    }
+}
+
 #[pyfunction]
 #[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, dilation = None, groups = 1))]
 #[allow(clippy::too_many_arguments)]
@@ -124,22 +151,29 @@ pub fn conv2d(
     dilation: Option<&Bound<'_, PyAny>>,
     groups: usize,
 ) -> PyResult<Tensor> {
-    let pad = match padding {
-        None => Padding::Explicit([0, 0]),
-        Some(p) => match p.extract::<String>() {
-            Ok(s) if s == "same" => Padding::Same,
-            Ok(s) if s == "valid" => Padding::Valid,
-            Ok(s) => {
-                return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "Invalid padding string '{s}', should be one of {{'valid', 'same'}}"
-                )))
-            }
-            Err(_) => Padding::Explicit(pair(p, "padding")?),
-        },
-    };
+    let pad = conv_padding(padding, |p| pair(p, "padding"))?;
     let (s, d) = (pair_or(stride, "stride", [1, 1])?, pair_or(dilation, "dilation", [1, 1])?);
     let b = bias.as_ref().map(|b| &b.0);
     Ok(Tensor(conv::conv2d(&input.0, &weight.0, b, s, pad, d, groups).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, dilation = None, groups = 1))]
+#[allow(clippy::too_many_arguments)]
+pub fn conv1d(
+    input: PyRef<'_, Tensor>,
+    weight: PyRef<'_, Tensor>,
+    bias: Option<PyRef<'_, Tensor>>,
+    stride: Option<&Bound<'_, PyAny>>,
+    padding: Option<&Bound<'_, PyAny>>,
+    dilation: Option<&Bound<'_, PyAny>>,
+    groups: usize,
+) -> PyResult<Tensor> {
+    let pad = conv_padding(padding, |p| Ok([0, single(p, "padding")?]))?;
+    let one = |ob: Option<&Bound<'_, PyAny>>, name| ob.filter(|o| !o.is_none()).map(|o| single(o, name)).transpose();
+    let (s, d) = (one(stride, "stride")?.unwrap_or(1), one(dilation, "dilation")?.unwrap_or(1));
+    let b = bias.as_ref().map(|b| &b.0);
+    Ok(Tensor(conv::conv1d(&input.0, &weight.0, b, s, pad, d, groups).py()?))
 }
 
 #[pyfunction]
@@ -251,6 +285,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nll_loss, m)?)?;
     m.add_function(wrap_pyfunction!(mse_loss, m)?)?;
     m.add_function(wrap_pyfunction!(dropout, m)?)?;
+    m.add_function(wrap_pyfunction!(conv1d, m)?)?;
     m.add_function(wrap_pyfunction!(conv2d, m)?)?;
     m.add_function(wrap_pyfunction!(max_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(avg_pool2d, m)?)?;

@@ -45,10 +45,11 @@ KNOWN = {
         for dev in DEVICES
     },
     **{
-        f"tests/python/test_nn_functional.py::test_matrix[{dev}-conv2d-extreme-{dt}]": (
+        f"tests/python/test_nn_functional.py::test_matrix[{dev}-{conv}-extreme-{dt}]": (
             CONV_INF,
-            ("conv2d", dev, "extreme", dt),
+            (conv, dev, "extreme", dt),
         )
+        for conv in ("conv1d", "conv2d")
         for dev in DEVICES
         for dt in ("float32", "float16", "bfloat16")
     },

@@ -66,6 +66,7 @@ GRADS = {
     "cross_entropy": ([(6, 5)], lambda x, lib, dev: lib.nn.functional.cross_entropy(x, lib.tensor(T6, device=dev))),
     "nll_loss": ([(6, 5)], lambda x, lib, dev: lib.nn.functional.nll_loss(x, lib.tensor(T6, device=dev))),
     "mse_loss": ([(5, 7), (5, 7)], lambda a, b, lib: lib.nn.functional.mse_loss(a, b)),
+    "conv1d": ([(2, 3, 7), (4, 3, 3), (4,)], lambda x, w, b, lib: lib.nn.functional.conv1d(x, w, b, stride=2)),
     "conv2d": ([(2, 3, 6, 5), (4, 3, 3, 3), (4,)], lambda x, w, b, lib: lib.nn.functional.conv2d(x, w, b, padding=1)),
     "max_pool2d": ([(2, 3, 6, 6)], lambda x, lib: lib.nn.functional.max_pool2d(x, 2)),
     "avg_pool2d": ([(2, 3, 6, 6)], lambda x, lib: lib.nn.functional.avg_pool2d(x, 3, 2, 1)),

@@ -58,6 +58,8 @@ def theirs_fan(model, bias_name):
 LAYERS = [
     ("linear", lambda lib: lib.nn.Linear(12, 7), (5, 12)),
     ("linear", lambda lib: lib.nn.Linear(12, 7, bias=False), (3, 4, 12)),
+    ("conv1d", lambda lib: lib.nn.Conv1d(3, 5, 3, stride=2, padding=1), (2, 3, 9)),
+    ("conv1d", lambda lib: lib.nn.Conv1d(4, 6, 2, groups=2, padding="same", bias=False), (1, 4, 7)),
     ("conv2d", lambda lib: lib.nn.Conv2d(3, 5, 3, stride=2, padding=1), (2, 3, 9, 9)),
     ("conv2d", lambda lib: lib.nn.Conv2d(4, 6, (3, 2), groups=2, padding="same", bias=False), (1, 4, 7, 6)),
     ("max_pool2d", lambda lib: lib.nn.MaxPool2d(3, 2, 1), (2, 3, 9, 9)),

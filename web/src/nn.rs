@@ -60,6 +60,27 @@ pub fn conv2d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, options: JsValu
     ))
 }
 
+/// `conv1d(x, weight, bias, {stride, padding, dilation, groups})`: numbers, or "same"/"valid" padding.
+#[wasm_bindgen(js_name = "_conv1d")]
+pub fn conv1d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, options: JsValue) -> JsResult<Tensor> {
+    let b = bias.as_ref().map(|b| b.core()).transpose()?;
+    let int =
+        |key: &str, default: f64| -> JsResult<usize> { usize_of(opt_f64(&options, key)?.unwrap_or(default), key) };
+    let padding = match opt_padding(&options)? {
+        Some(p) => p,
+        None => Padding::Explicit([0, int("padding", 0.0)?]),
+    };
+    ok(conv::conv1d(
+        x.core()?,
+        weight.core()?,
+        b,
+        int("stride", 1.0)?,
+        padding,
+        int("dilation", 1.0)?,
+        int("groups", 1.0)?,
+    ))
+}
+
 fn opt_padding(options: &JsValue) -> JsResult<Option<Padding>> {
     match field(options, "padding").and_then(|p| p.as_string()).as_deref() {
         None => Ok(None),

@@ -100,6 +100,45 @@ fn require_4d(name: &str, x: &Tensor) -> Result<()> {
     Ok(())
 }
 
+/// `conv1d(x, weight, bias, stride, padding, dilation, groups)` with x (N, C, L) or unbatched (C, L) and weight
+/// (O, C/groups, K): conv2d over a height of 1, so it shares conv2d's arithmetic, contract and gradients.
+#[allow(clippy::too_many_arguments)]
+pub fn conv1d(
+    x: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: usize,
+    padding: Padding,
+    dilation: usize,
+    groups: usize,
+) -> Result<Tensor> {
+    if !matches!(x.ndim(), 2 | 3) {
+        return Err(Error::Runtime(format!(
+            "Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: {:?}",
+            x.shape()
+        )));
+    }
+    if weight.ndim() != 3 {
+        return Err(Error::Runtime(format!(
+            "conv1d: expected a 3-D weight (out_channels, in_channels/groups, kernel), but got weight of size: {:?}",
+            weight.shape()
+        )));
+    }
+    super::nn::declared("conv1d", x)?;
+    let batched = if x.ndim() == 2 { x.unsqueeze(0)? } else { x.clone() };
+    let padding = match padding {
+        Padding::Explicit([_, p]) => Padding::Explicit([0, p]),
+        other => other,
+    };
+    let y = conv2d(&batched.unsqueeze(2)?, &weight.unsqueeze(2)?, bias, [1, stride], padding, [1, dilation], groups)?;
+    let y = y.squeeze(Some(&[2]))?;
+    if x.ndim() == 2 {
+        y.squeeze(Some(&[0]))
+    } else {
+        Ok(y)
+    }
+}
+
 /// `conv2d(x, weight, bias, stride, padding, dilation, groups)` with weight (O, C/groups, KH, KW).
 pub fn conv2d(
     x: &Tensor,

@@ -363,6 +363,11 @@ rows! {
         reason: "im2col and one product: f32 accumulation of C/groups·KH·KW products plus the bias, within \
                  γ(K + 1)·(Σ|x||w| + |b|) for any summation order",
     }, NO_F64_NO_INT;
+    "conv1d"    : Matmul    : false : Same      : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "conv2d over a height of 1: f32 accumulation of C/groups·K products plus the bias, within \
+                 γ(K + 1)·(Σ|x||w| + |b|) for any summation order",
+    }, NO_F64_NO_INT;
     "max_pool2d": Reduce    : false : Same      : EXACT_CMP, NO_F64;
     "avg_pool2d": Reduce    : false : Same      : SUM, AVG_POOL;
     "adaptive_avg_pool2d": Reduce : false : Same : SUM, NO_F64;
@@ -429,6 +434,7 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "triu"
         | "nll_loss"
         | "mse_loss"
+        | "conv1d"
         | "conv2d"
         | "max_pool2d"
         | "avg_pool2d"

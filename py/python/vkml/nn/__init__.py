@@ -5,6 +5,7 @@ from .functional import cross_entropy
 from .layers import (
     AdaptiveAvgPool2d,
     AvgPool2d,
+    Conv1d,
     Conv2d,
     CrossEntropyLoss,
     Dropout,
@@ -34,6 +35,7 @@ __all__ = [
     "LayerNorm",
     "AdaptiveAvgPool2d",
     "AvgPool2d",
+    "Conv1d",
     "Conv2d",
     "MaxPool2d",
     "CrossEntropyLoss",

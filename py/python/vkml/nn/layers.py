@@ -54,8 +54,16 @@ def _pair(v):
     return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
 
 
-class Conv2d(Module):
-    """2-d convolution with torch's parameters: `weight` (out, in/groups, kh, kw), `bias` (out)."""
+def _single(v):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+
+class _ConvNd(Module):
+    """The shared shell of Conv1d and Conv2d: torch's parameters, `weight` (out, in/groups, *kernel) and `bias`
+    (out), torch's default initialisation, and `forward` through `_conv` of the functional module."""
+
+    _tuple = staticmethod(_pair)
+    _conv = staticmethod(F.conv2d)
 
     def __init__(
         self,
@@ -77,10 +85,11 @@ class Conv2d(Module):
         if in_channels % groups or out_channels % groups:
             raise ValueError("in_channels and out_channels must be divisible by groups")
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
-        self.kernel_size, self.stride, self.dilation = _pair(kernel_size), _pair(stride), _pair(dilation)
-        self.padding = padding if isinstance(padding, str) else _pair(padding)
-        kh, kw = self.kernel_size
-        self.weight = Parameter(_empty(out_channels, in_channels // groups, kh, kw, device=device, dtype=dtype))
+        t = self._tuple
+        self.kernel_size, self.stride, self.dilation = t(kernel_size), t(stride), t(dilation)
+        self.padding = padding if isinstance(padding, str) else t(padding)
+        shape = (out_channels, in_channels // groups, *self.kernel_size)
+        self.weight = Parameter(_empty(*shape, device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(_empty(out_channels, device=device, dtype=dtype))
         else:
@@ -95,14 +104,26 @@ class Conv2d(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return self._conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
     def extra_repr(self):
+        no_padding = (self._tuple(0), "valid")
         return (
             f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-            + (f", padding={self.padding}" if self.padding not in ((0, 0), "valid") else "")
+            + (f", padding={self.padding}" if self.padding not in no_padding else "")
             + (f", groups={self.groups}" if self.groups != 1 else "")
         )
+
+
+class Conv1d(_ConvNd):
+    """1-d convolution with torch's parameters: `weight` (out, in/groups, k), `bias` (out)."""
+
+    _tuple = staticmethod(_single)
+    _conv = staticmethod(F.conv1d)
+
+
+class Conv2d(_ConvNd):
+    """2-d convolution with torch's parameters: `weight` (out, in/groups, kh, kw), `bias` (out)."""
 
 
 class MaxPool2d(Module):
