@@ -24,6 +24,14 @@ export interface Tensor extends WasmTensor {
   ge(other: Operand): Tensor;
   logical_and(other: Operand): Tensor;
   logical_or(other: Operand): Tensor;
+  logical_xor(other: Operand): Tensor;
+  bitwise_and(other: Operand): Tensor;
+  bitwise_or(other: Operand): Tensor;
+  bitwise_xor(other: Operand): Tensor;
+  /** Python's `t[...]`: numbers, slice strings ("1:3", ":", "::2"), null (new axis), "...". */
+  get(...items: (number | string | null)[]): Tensor;
+  /** Python's `t[...] = value`. */
+  set(items: (number | string | null)[] | number | string | null, value: Tensor | number | boolean): void;
   backward(gradient?: Tensor, options?: { retain_graph?: boolean }): void;
 }
 export declare const Tensor: typeof WasmTensor;
@@ -90,6 +98,10 @@ export declare const nn: {
   Dropout: ModuleClass<[number?]>;
   MaxPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair; dilation?: Pair; ceil_mode?: boolean }?]>;
   AvgPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair }?]>;
+  AdaptiveAvgPool2d: ModuleClass<[Pair]>;
+  Unflatten: ModuleClass<[number, number[]]>;
+  ModuleList: ModuleClass<[Module[]?]>;
+  ModuleDict: ModuleClass<[Record<string, Module>?]>;
   CrossEntropyLoss: ModuleClass<[({ ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction)?]>;
   NLLLoss: ModuleClass<[({ ignore_index?: number; weight?: Tensor } & Reduction)?]>;
   MSELoss: ModuleClass<[Reduction?]>;
@@ -104,6 +116,7 @@ export declare const nn: {
     max_pool2d(x: Tensor, kernel_size: Pair, options?: { stride?: Pair; padding?: Pair; dilation?: Pair;
       ceil_mode?: boolean }): Tensor;
     avg_pool2d(x: Tensor, kernel_size: Pair, options?: { stride?: Pair; padding?: Pair }): Tensor;
+    adaptive_avg_pool2d(x: Tensor, output_size: Pair): Tensor;
     relu(x: Tensor): Tensor;
     sigmoid(x: Tensor): Tensor;
     softmax(x: Tensor, dim: number): Tensor;

@@ -16,7 +16,7 @@ export const Tensor = wasm.Tensor;
 
 // One name per binary op: a tensor or a number (or boolean) on the right, as in Python.
 const BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
-  "logical_and", "logical_or"];
+  "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"];
 for (const name of BINARY) {
   const withTensor = Tensor.prototype[`${name}_tensor`];
   const withScalar = Tensor.prototype[`${name}_scalar`];
@@ -34,6 +34,17 @@ export const handle = (t) => {
 
 Tensor.prototype.backward = function (gradient, options) {
   return this._backward(handle(gradient), options);
+};
+
+/** `t.get(0, "1:3", null, "...")` is Python's `t[0, 1:3, None, ...]`: a view. */
+Tensor.prototype.get = function (...items) {
+  return this._index(items);
+};
+
+/** `t.set([0, ":"], value)` is Python's `t[0, :] = value`, for a tensor (broadcast) or a number. */
+Tensor.prototype.set = function (items, value) {
+  const list = Array.isArray(items) ? items : [items];
+  return value instanceof Tensor ? this._index_put(list, undefined, handle(value)) : this._index_put(list, value);
 };
 
 Tensor.prototype.toString = function () {

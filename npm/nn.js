@@ -18,6 +18,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     conv2d: (x, weight, bias, options) => wasm._conv2d(x, weight, handle(bias), options),
     max_pool2d: (x, kernel_size, options) => wasm.max_pool2d(x, kernel_size, options),
     avg_pool2d: (x, kernel_size, options) => wasm.avg_pool2d(x, kernel_size, options),
+    adaptive_avg_pool2d: (x, output_size) => wasm.adaptive_avg_pool2d(x, output_size),
     relu: (x) => x.relu(),
     sigmoid: (x) => x.sigmoid(),
     softmax: (x, dim) => x.softmax(dim),
@@ -308,6 +309,40 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }
   }
 
+  /** Submodules in a list, named "0", "1", ... as torch names them. */
+  class ModuleList extends Module {
+    constructor(modules = []) {
+      super();
+      Object.defineProperty(this, "length", { get: () => this.children().length, enumerable: false });
+      for (const m of modules) this.append(m);
+    }
+    append(m) {
+      if (!(m instanceof Module)) throw new TypeError("ModuleList holds Modules only");
+      this[String(this.children().length)] = m;
+      return this;
+    }
+    at(i) {
+      return this.children().at(i);
+    }
+    [Symbol.iterator]() {
+      return this.children()[Symbol.iterator]();
+    }
+  }
+
+  /** Submodules by name, in insertion order. */
+  class ModuleDict extends Module {
+    constructor(modules = {}) {
+      super();
+      for (const [k, m] of Object.entries(modules)) {
+        if (!(m instanceof Module)) throw new TypeError(`ModuleDict: '${k}' is not a Module`);
+        this[k] = m;
+      }
+    }
+    keys() {
+      return [...this.named_children()].map(([k]) => k);
+    }
+  }
+
   const lossModule = (name, fn) => {
     const cls = class extends Module {
       constructor(options = {}) {
@@ -344,6 +379,13 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }),
     MaxPool2d: simple("MaxPool2d", (x, k, options) => F.max_pool2d(x, k, options)),
     AvgPool2d: simple("AvgPool2d", (x, k, options) => F.avg_pool2d(x, k, options)),
+    AdaptiveAvgPool2d: simple("AdaptiveAvgPool2d", (x, size) => F.adaptive_avg_pool2d(x, size)),
+    Unflatten: simple("Unflatten", (x, dim, sizes) => {
+      const d = dim < 0 ? dim + x.ndim : dim;
+      return x.reshape([...x.shape.slice(0, d), ...sizes, ...x.shape.slice(d + 1)]);
+    }),
+    ModuleList,
+    ModuleDict,
     CrossEntropyLoss: lossModule("CrossEntropyLoss", F.cross_entropy),
     NLLLoss: lossModule("NLLLoss", F.nll_loss),
     MSELoss: lossModule("MSELoss", F.mse_loss),

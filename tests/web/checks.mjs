@@ -74,25 +74,30 @@ function explain(what, out, ours, bad, oracle) {
   return `${what}: ${bad.length} of ${ours.length} elements outside the contract: ${at.join("; ")}`;
 }
 
-/** Run one forward case on `device`; returns an error message or null. */
+/** Run one forward case on `device` (every output, for ops that return several); an error message or null. */
 export async function forwardCase(vkml, c, device) {
   const gpu = device !== "cpu";
   const run = async (dev) => {
     const xs = c.inputs.map((s) => input(vkml, s, dev).t);
-    const out = call(vkml, c, xs);
-    if (out.device !== dev) throw new Error(`result on ${out.device}, expected ${dev}`);
-    return { out, ours: await numbers(out) };
+    const result = call(vkml, c, xs);
+    const outs = Array.isArray(result) ? result : [result];
+    for (const o of outs) if (o.device !== dev) throw new Error(`result on ${o.device}, expected ${dev}`);
+    return { outs, values: await Promise.all(outs.map(numbers)) };
   };
-  const { out, ours } = await run(device);
-  const want = c.outputs[0];
-  if (String(out.shape) !== String(want.shape)) return `${c.id}: shape [${out.shape}], torch [${want.shape}]`;
-  if (out.dtype !== want.dtype) return `${c.id}: dtype ${out.dtype}, torch ${want.dtype}`;
-  let bad = outside(want, ours, gpu, null);
-  if (bad.length) return explain(`${c.id} on ${device} vs torch`, want, ours, bad, null);
-  if (gpu) {
-    const oracle = (await run("cpu")).ours;
-    bad = outside(want, ours, gpu, oracle);
-    if (bad.length) return explain(`${c.id} on ${device} vs the cpu oracle`, want, ours, bad, oracle);
+  const { outs, values } = await run(device);
+  if (outs.length !== c.outputs.length) return `${c.id}: ${outs.length} outputs, torch gives ${c.outputs.length}`;
+  const oracle = gpu ? (await run("cpu")).values : null;
+  for (let k = 0; k < outs.length; k++) {
+    const [out, ours, want] = [outs[k], values[k], c.outputs[k]];
+    const what = `${c.id} (output ${k})`;
+    if (String(out.shape) !== String(want.shape)) return `${what}: shape [${out.shape}], torch [${want.shape}]`;
+    if (out.dtype !== want.dtype) return `${what}: dtype ${out.dtype}, torch ${want.dtype}`;
+    let bad = outside(want, ours, gpu, null);
+    if (bad.length) return explain(`${what} on ${device} vs torch`, want, ours, bad, null);
+    if (oracle) {
+      bad = outside(want, ours, gpu, oracle[k]);
+      if (bad.length) return explain(`${what} on ${device} vs the cpu oracle`, want, ours, bad, oracle[k]);
+    }
   }
   return null;
 }

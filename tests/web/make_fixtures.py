@@ -146,6 +146,32 @@ CASES = (
         ("nll_loss", F + "nll_loss", [LOGP, LABELS], [], None, ("float32", "int64"), "normal", ("contiguous",)),
         ("mse_loss", F + "mse_loss", [(4, 5), (4, 5)], [], None, "float32", "normal", ("contiguous",)),
         ("layer_norm", F + "layer_norm", [(4, 6)], [[6]], None, "float32", "normal", ("contiguous", "transposed")),
+        ("tril", "tril", [(4, 5)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("triu", "triu", [(4, 5)], [-1], None, "float32", "normal", ("contiguous",)),
+        ("tile", "tile", [(2, 3)], [[2, 1, 2]], None, "float32", "normal", ("contiguous",)),
+        ("chunk", "chunk", [(5, 4)], [2, 0], None, "float32", "normal", ("contiguous",)),
+        ("unbind", "unbind", [(3, 4)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("max", "max", [(4, 5)], [], None, "float32", "normal", ("contiguous", "extreme")),
+        ("max", "max", [(4, 5)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("min", "min", [(4, 5)], [0, True], None, "float32", "normal", ("contiguous",)),
+        ("logical_xor", "logical_xor", [(4, 5), (4, 5)], [], None, "bool", "normal", ("contiguous",)),
+        ("bitwise_and", "bitwise_and", [(4, 5), (4, 5)], [], None, "int32", "normal", ("contiguous",)),
+        ("bitwise_or", "bitwise_or", [(4, 5)], [6], None, "int32", "normal", ("contiguous",)),
+        ("bitwise_xor", "bitwise_xor", [(4, 5), (4, 5)], [], None, "bool", "normal", ("contiguous",)),
+        ("bitwise_not", "bitwise_not", [(4, 5)], [], None, "int32", "normal", ("contiguous",)),
+        ("getitem", "get", [(4, 5, 6)], ["1:3", 0], None, "float32", "normal", ("contiguous", "transposed")),
+        ("getitem", "get", [(4, 5, 6)], ["...", "::2", None], None, "float32", "normal", ("contiguous",)),
+        ("getitem", "get", [(4, 5)], [-1, "-3:"], None, "float32", "normal", ("contiguous",)),
+        (
+            "adaptive_avg_pool2d",
+            F + "adaptive_avg_pool2d",
+            [(2, 3, 6, 6)],
+            [3],
+            None,
+            "float32",
+            "normal",
+            ("contiguous",),
+        ),
         ("group_norm", F + "group_norm", [(2, 4, 3)], [2], None, "float32", "normal", ("contiguous",)),
         # Eval mode (running statistics): inputs x, running mean and var, weight, bias, all positive.
         (
@@ -211,9 +237,20 @@ def torch_call(call: str, args: list, kw: dict | None, dtypes=()):
             return getattr(torch.nn.functional, call[len(F) :])(*xs, *args, **kw)
         if call == "to":
             return xs[0].to(getattr(torch, args[0]))
+        if call == "get":
+            return xs[0][tuple(index_item(a) for a in args)]
         return getattr(xs[0], call)(*xs[1:], *args, **kw)
 
     return fn
+
+
+def index_item(a):
+    """A JavaScript index item as Python writes it: "1:3" is slice(1, 3), "..." Ellipsis, null None."""
+    if a == "...":
+        return Ellipsis
+    if isinstance(a, str):
+        return slice(*[int(p) if p.strip() else None for p in a.split(":")])
+    return a
 
 
 def specs_for(shapes, dtypes, cls: str, domain: str, seed: int):

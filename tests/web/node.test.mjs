@@ -75,3 +75,25 @@ test("BatchNorm keeps torch's state_dict names and updates its running statistic
   assert.equal(await bn.num_batches_tracked.item(), 1, "eval mode leaves the statistics alone");
   assert.deepEqual([...(await bn.running_mean.data())].map((v) => +v.toFixed(5)), [0.2, 0.4, 0.6]);
 });
+
+test("indexing: get is Python's t[...] (a view), set writes through it", async () => {
+  const t = vkml.arange(0, 12).reshape([3, 4]);
+  assert.deepEqual([...(await t.get(1, "1:3").data())], [5, 6]);
+  assert.deepEqual(t.get(null, "...", -1).shape, [1, 3]);
+  t.set([0, ":"], 7);
+  t.set(["1:", 0], vkml.tensor([-1, -2]));
+  assert.deepEqual([...(await t.data())], [7, 7, 7, 7, -1, 5, 6, 7, -2, 9, 10, 11]);
+  assert.throws(() => t.get(5), RangeError);
+  assert.throws(() => t.get("1:2:3:4"), TypeError);
+});
+
+test("containers name their children as torch does", () => {
+  const { nn } = vkml;
+  const list = new nn.ModuleList([new nn.Linear(2, 3), new nn.ReLU()]);
+  list.append(new nn.Linear(3, 1));
+  assert.equal(list.length, 3);
+  assert.deepEqual(list.named_parameters().map(([n]) => n), ["0.weight", "0.bias", "2.weight", "2.bias"]);
+  const dict = new nn.ModuleDict({ enc: new nn.Linear(2, 2) });
+  assert.deepEqual(Object.keys(dict.state_dict()), ["enc.weight", "enc.bias"]);
+  assert.deepEqual(new nn.Unflatten(1, [2, 3]).forward(vkml.zeros([4, 6])).shape, [4, 2, 3]);
+});

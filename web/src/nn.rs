@@ -114,6 +114,12 @@ pub fn avg_pool2d(x: &Tensor, kernel_size: JsValue, options: JsValue) -> JsResul
     ok(conv::avg_pool2d(x.core()?, k, pair(&options, "stride", k)?, pair(&options, "padding", [0, 0])?))
 }
 
+/// `adaptive_avg_pool2d(x, output_size)`: output sizes that divide the input's.
+#[wasm_bindgen]
+pub fn adaptive_avg_pool2d(x: &Tensor, output_size: JsValue) -> JsResult<Tensor> {
+    ok(conv::adaptive_avg_pool2d(x.core()?, kernel(&output_size)?))
+}
+
 fn kernel(v: &JsValue) -> JsResult<[usize; 2]> {
     let holder = js_sys::Object::new();
     js_sys::Reflect::set(&holder, &"kernel_size".into(), v)?;

@@ -4,6 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use vkml_core::api::elementwise::{binary, sub, where_};
+use vkml_core::api::index::IndexItem;
 use vkml_core::api::logical::logical;
 use vkml_core::api::promote::Operand;
 use vkml_core::api::Tensor as Core;
@@ -92,6 +93,10 @@ binary_methods! {
     ge_tensor, ge_scalar => |a, b| binary(a, b, BinaryOp::Ge);
     logical_and_tensor, logical_and_scalar => |a, b| logical(a, b, BinaryOp::BitAnd);
     logical_or_tensor, logical_or_scalar => |a, b| logical(a, b, BinaryOp::BitOr);
+    logical_xor_tensor, logical_xor_scalar => |a, b| logical(a, b, BinaryOp::BitXor);
+    bitwise_and_tensor, bitwise_and_scalar => |a, b| binary(a, b, BinaryOp::BitAnd);
+    bitwise_or_tensor, bitwise_or_scalar => |a, b| binary(a, b, BinaryOp::BitOr);
+    bitwise_xor_tensor, bitwise_xor_scalar => |a, b| binary(a, b, BinaryOp::BitXor);
 }
 
 macro_rules! unary_methods {
@@ -127,6 +132,7 @@ unary_methods! {
     relu => |t| t.relu();
     sigmoid => |t| vkml_core::api::nn::sigmoid(t);
     logical_not => |t| t.logical_not();
+    bitwise_not => |t| t.bitwise_not();
     t => |t| t.t();
 }
 
@@ -183,6 +189,66 @@ impl Tensor {
     pub fn logsumexp(&self, dim: JsValue, keepdim: Option<bool>) -> JsResult<Tensor> {
         let d = dims(&dim)?.ok_or_else(|| type_error("logsumexp needs dim"))?;
         ok(vkml_core::api::nn::logsumexp(self.core()?, &d, keepdim.unwrap_or(false)))
+    }
+
+    /// `t.max()` (a tensor), or `t.max(dim, keepdim)`: `[values, indices]`, as torch's named tuple.
+    pub fn max(&self, dim: Option<f64>, keepdim: Option<bool>) -> JsResult<JsValue> {
+        match dim {
+            None => Ok(ok(self.core()?.max_all())?.into()),
+            Some(d) => pair(self.core()?.max_dim(int(d, "dim")?, keepdim.unwrap_or(false))),
+        }
+    }
+
+    /// `t.min()` or `t.min(dim, keepdim)` → `[values, indices]`.
+    pub fn min(&self, dim: Option<f64>, keepdim: Option<bool>) -> JsResult<JsValue> {
+        match dim {
+            None => Ok(ok(self.core()?.min_all())?.into()),
+            Some(d) => pair(self.core()?.min_dim(int(d, "dim")?, keepdim.unwrap_or(false))),
+        }
+    }
+
+    pub fn tril(&self, diagonal: Option<f64>) -> JsResult<Tensor> {
+        ok(self.core()?.tril(int(diagonal.unwrap_or(0.0), "diagonal")?))
+    }
+
+    pub fn triu(&self, diagonal: Option<f64>) -> JsResult<Tensor> {
+        ok(self.core()?.triu(int(diagonal.unwrap_or(0.0), "diagonal")?))
+    }
+
+    pub fn tile(&self, dims: JsValue) -> JsResult<Tensor> {
+        ok(self.core()?.tile(&ints(&dims, "dims")?))
+    }
+
+    /// `t.chunk(chunks, dim)`: an array of views.
+    pub fn chunk(&self, chunks: f64, dim: Option<f64>) -> JsResult<Vec<Tensor>> {
+        let parts = self.core()?.chunk(usize_of(chunks, "chunks")?, int(dim.unwrap_or(0.0), "dim")?).js()?;
+        Ok(parts.into_iter().map(Tensor::wrap).collect())
+    }
+
+    /// `t.unbind(dim)`: the slices along `dim`, as an array.
+    pub fn unbind(&self, dim: Option<f64>) -> JsResult<Vec<Tensor>> {
+        let parts = self.core()?.unbind(int(dim.unwrap_or(0.0), "dim")?).js()?;
+        Ok(parts.into_iter().map(Tensor::wrap).collect())
+    }
+
+    /// Basic indexing, `t[...]` in Python: an array of items, each a number, a slice string ("1:3", ":", "::2",
+    /// "-2:"), `null` for a new axis, or "..."; the package's `t.get(...items)` calls this. A view, no copy.
+    #[wasm_bindgen(js_name = "_index")]
+    pub fn index(&self, items: js_sys::Array) -> JsResult<Tensor> {
+        ok(self.core()?.index(&index_items(&items)?))
+    }
+
+    /// `t[...] = value` in Python (`t.set(items, value)` in the package): a tensor (broadcast) or a number.
+    #[wasm_bindgen(js_name = "_index_put")]
+    pub fn index_put(&self, items: js_sys::Array, value: JsValue, tensor: Option<Tensor>) -> JsResult<()> {
+        let target = self.core()?.index(&index_items(&items)?).js()?;
+        match tensor {
+            Some(v) => target.assign(v.core()?).js(),
+            None => match scalar(&value)? {
+                Operand::Scalar(x) => target.fill(x).js(),
+                Operand::Tensor(_) => Err(type_error("set() takes a tensor or a number")),
+            },
+        }
     }
 
     /// `t.reshape([2, -1])`.
@@ -279,4 +345,52 @@ pub fn cat(tensors: Vec<Tensor>, dim: Option<f64>) -> JsResult<Tensor> {
 pub fn stack(tensors: Vec<Tensor>, dim: Option<f64>) -> JsResult<Tensor> {
     let ts = tensors.iter().map(|t| t.core().cloned()).collect::<JsResult<Vec<_>>>()?;
     ok(vkml_core::api::join::stack(&ts, int(dim.unwrap_or(0.0), "dim")?))
+}
+
+fn pair(r: vkml_core::Result<(Core, Core)>) -> JsResult<JsValue> {
+    let (values, indices) = r.js()?;
+    let out = js_sys::Array::new();
+    out.push(&Tensor::wrap(values).into());
+    out.push(&Tensor::wrap(indices).into());
+    Ok(out.into())
+}
+
+/// Index items from JavaScript: numbers, slice strings, `null` (new axis) and "...".
+fn index_items(items: &js_sys::Array) -> JsResult<Vec<IndexItem>> {
+    items
+        .iter()
+        .map(|v| {
+            if v.is_null() {
+                return Ok(IndexItem::NewAxis);
+            }
+            if let Some(x) = v.as_f64() {
+                return Ok(IndexItem::Int(int(x, "index")?));
+            }
+            match v.as_string().as_deref() {
+                Some("...") => Ok(IndexItem::Ellipsis),
+                Some(text) => slice(text),
+                None => Err(type_error("an index is a number, a slice string like \"1:3\", null or \"...\"")),
+            }
+        })
+        .collect()
+}
+
+/// "start:stop:step" with each part optional, as Python writes a slice.
+fn slice(text: &str) -> JsResult<IndexItem> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return Err(type_error(&format!("'{text}' is not a slice (write \"start:stop\" or \"start:stop:step\")")));
+    }
+    let bound = |p: &str| -> JsResult<Option<i64>> {
+        let p = p.trim();
+        if p.is_empty() {
+            return Ok(None);
+        }
+        p.parse::<i64>().map(Some).map_err(|_| type_error(&format!("'{p}' in slice '{text}' is not an integer")))
+    };
+    Ok(IndexItem::Slice {
+        start: bound(parts[0])?,
+        stop: bound(parts[1])?,
+        step: parts.get(2).map(|p| bound(p)).transpose()?.flatten(),
+    })
 }
