@@ -238,9 +238,19 @@ async function main() {
 }
 
 /** Fisher–Yates, in place. */
+// The batch order comes from a seeded generator (mulberry32), so a run's losses and accuracy repeat on a device,
+// as vkml's own initialisation does after manual_seed.
+let seed = 0x5eed;
+function random() {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 function shuffle(a) {
   for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
+    const j = Math.floor(random() * (i + 1));
     [a[i], a[j]] = [a[j], a[i]];
   }
   return a;
