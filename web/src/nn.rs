@@ -13,18 +13,22 @@ use crate::ops::ok;
 use crate::tensor::Tensor;
 use crate::{type_error, JsResult, OrJs};
 
-/// A pair argument: a number (both sides) or `[h, w]`; `default` when missing.
+/// A pair option: a number (both sides) or `[h, w]`; `default` when missing.
 fn pair(options: &JsValue, key: &str, default: [usize; 2]) -> JsResult<[usize; 2]> {
-    let Some(v) = field(options, key) else { return Ok(default) };
+    field(options, key).map_or(Ok(default), |v| pair_of(&v, key))
+}
+
+/// A number (both sides) or `[h, w]`, as the argument `name`.
+fn pair_of(v: &JsValue, name: &str) -> JsResult<[usize; 2]> {
     if let Some(x) = v.as_f64() {
-        let n = usize_of(x, key)?;
+        let n = usize_of(x, name)?;
         return Ok([n, n]);
     }
-    let arr: &js_sys::Array = wasm_bindgen::JsCast::dyn_ref(&v)
+    let arr: &js_sys::Array = wasm_bindgen::JsCast::dyn_ref(v)
         .filter(|a: &&js_sys::Array| a.length() == 2)
-        .ok_or_else(|| type_error(&format!("{key} must be a number or [h, w]")))?;
-    let h = usize_of(arr.get(0).as_f64().unwrap_or(f64::NAN), key)?;
-    let w = usize_of(arr.get(1).as_f64().unwrap_or(f64::NAN), key)?;
+        .ok_or_else(|| type_error(&format!("{name} must be a number or [h, w]")))?;
+    let h = usize_of(arr.get(0).as_f64().unwrap_or(f64::NAN), name)?;
+    let w = usize_of(arr.get(1).as_f64().unwrap_or(f64::NAN), name)?;
     Ok([h, w])
 }
 
@@ -93,7 +97,7 @@ fn opt_padding(options: &JsValue) -> JsResult<Option<Padding>> {
 /// `max_pool2d(x, kernel_size, {stride, padding, dilation, ceil_mode})` (stride defaults to the kernel size).
 #[wasm_bindgen]
 pub fn max_pool2d(x: &Tensor, kernel_size: JsValue, options: JsValue) -> JsResult<Tensor> {
-    let k = kernel(&kernel_size)?;
+    let k = pair_of(&kernel_size, "kernel_size")?;
     let (out, _) = conv::max_pool2d(
         x.core()?,
         k,
@@ -110,20 +114,14 @@ pub fn max_pool2d(x: &Tensor, kernel_size: JsValue, options: JsValue) -> JsResul
 /// `avg_pool2d(x, kernel_size, {stride, padding})`.
 #[wasm_bindgen]
 pub fn avg_pool2d(x: &Tensor, kernel_size: JsValue, options: JsValue) -> JsResult<Tensor> {
-    let k = kernel(&kernel_size)?;
+    let k = pair_of(&kernel_size, "kernel_size")?;
     ok(conv::avg_pool2d(x.core()?, k, pair(&options, "stride", k)?, pair(&options, "padding", [0, 0])?))
 }
 
 /// `adaptive_avg_pool2d(x, output_size)`: output sizes that divide the input's.
 #[wasm_bindgen]
 pub fn adaptive_avg_pool2d(x: &Tensor, output_size: JsValue) -> JsResult<Tensor> {
-    ok(conv::adaptive_avg_pool2d(x.core()?, kernel(&output_size)?))
-}
-
-fn kernel(v: &JsValue) -> JsResult<[usize; 2]> {
-    let holder = js_sys::Object::new();
-    js_sys::Reflect::set(&holder, &"kernel_size".into(), v)?;
-    pair(&holder.into(), "kernel_size", [0, 0])
+    ok(conv::adaptive_avg_pool2d(x.core()?, pair_of(&output_size, "output_size")?))
 }
 
 /// `cross_entropy(logits, target, {ignore_index, reduction, label_smoothing}, weight)`: class indices (int64 or

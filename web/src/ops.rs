@@ -38,9 +38,7 @@ fn dims(v: &JsValue) -> JsResult<Option<Vec<i64>>> {
     if let Some(d) = v.as_f64() {
         return Ok(Some(vec![int(d, "dim")?]));
     }
-    let arr: &js_sys::Array =
-        wasm_bindgen::JsCast::dyn_ref(v).ok_or_else(|| type_error("dim must be a number or an array of numbers"))?;
-    arr.iter().map(|d| int(d.as_f64().unwrap_or(f64::NAN), "dim")).collect::<JsResult<Vec<_>>>().map(Some)
+    ints(v, "dim").map(Some)
 }
 
 fn int(v: f64, what: &str) -> JsResult<i64> {

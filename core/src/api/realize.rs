@@ -148,52 +148,32 @@ fn read_node_async(node: &Arc<Node>) -> Local<Vec<u8>> {
     })
 }
 
-/// What to read for a tensor: the node whose whole buffer holds it, and the byte range of the tensor in it.
-fn read_plan(t: &Tensor) -> Result<(Arc<Node>, Option<std::ops::Range<usize>>)> {
-    let node = t.node();
-    let item = t.dtype().itemsize();
-    if t.view == View::contiguous(&node.shape) {
-        return Ok((node, None));
-    }
-    if t.numel() == 0 {
-        // An empty view may carry any offset; there is nothing to read.
-        return Ok((node, Some(0..0)));
-    }
-    if t.view.is_contiguous() {
-        let start = t.view.offset * item;
-        return Ok((node, Some(start..start + t.numel() * item)));
-    }
-    Ok((t.contiguous()?.node(), None))
-}
-
-fn cut(bytes: Vec<u8>, range: Option<std::ops::Range<usize>>, view: &View) -> Result<Vec<u8>> {
-    match range {
-        None => Ok(bytes),
-        Some(r) if r.is_empty() => Ok(Vec::new()),
-        Some(r) => bytes
-            .get(r)
-            .map(<[u8]>::to_vec)
-            .ok_or_else(|| Error::Backend(format!("view {view:?} lies outside its buffer"))),
-    }
-}
-
-/// The tensor's elements in row-major order, NumPy layout.
+/// The tensor's elements in row-major order, NumPy layout (waits natively; a browser awaits `read_bytes_async`).
 pub fn read_bytes(t: &Tensor) -> Result<Vec<u8>> {
-    let (node, range) = read_plan(t)?;
-    if range.as_ref().is_some_and(|r| r.is_empty()) {
-        return Ok(Vec::new());
-    }
-    cut(dispatch::block_on(read_node_async(&node))?, range, &t.view)
+    dispatch::block_on(read_bytes_async(t))
 }
 
 /// `read_bytes` for front ends that cannot block (the browser): the graph is realized and submitted now, and the
 /// future resolves when the device has copied the values out.
 pub async fn read_bytes_async(t: &Tensor) -> Result<Vec<u8>> {
-    let (node, range) = read_plan(t)?;
-    if range.as_ref().is_some_and(|r| r.is_empty()) {
+    let node = t.node();
+    let item = t.dtype().itemsize();
+    if t.view == View::contiguous(&node.shape) {
+        return read_node_async(&node).await;
+    }
+    if t.numel() == 0 {
+        // An empty view may carry any offset; there is nothing to read.
         return Ok(Vec::new());
     }
-    cut(read_node_async(&node).await?, range, &t.view)
+    if t.view.is_contiguous() {
+        let start = t.view.offset * item;
+        let bytes = read_node_async(&node).await?;
+        return bytes
+            .get(start..start + t.numel() * item)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| Error::Backend(format!("view {:?} lies outside its buffer", t.view)));
+    }
+    read_node_async(&t.contiguous()?.node()).await
 }
 
 /// Wait for all work on every device (a realization point for nothing pending; GPUs finish their queues).
