@@ -1,5 +1,5 @@
-//! Assembles each WGSL kernel family from `shaders/` (common helpers + input bindings + loaders + the family +
-//! its driver) and validates it with naga, so a broken shader fails the build. The assembled text is what runs.
+//! Assembles each WGSL kernel family from `shaders/` (common helpers + input bindings + loaders + helper files it
+//! uses + the family + its driver) and validates it with naga, so a broken shader fails the build. The assembled text is what runs.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -21,6 +21,11 @@ fn assemble(dir: &Path, family: &str) -> Result<String, String> {
         src.push_str(
             &template.replace("SRC", name).replace("[K]", &format!("[{k}u]")).replace("(K,", &format!("({k}u,")),
         );
+    }
+    // `// @uses NAME` lines pull in helper files (shaders/NAME.wgsl.in) ahead of the family's own code.
+    for name in body.lines().filter_map(|l| l.strip_prefix("// @uses ")) {
+        src.push('\n');
+        src.push_str(&read(&format!("{}.wgsl.in", name.trim()))?);
     }
     src.push('\n');
     src.push_str(&body);

@@ -1,5 +1,6 @@
 // Unary elementwise ops (op codes match backend-vulkan/src/unary.rs); input and output share a dtype.
 // @inputs a
+// @uses special
 // @driver elementwise
 
 fn float_class() -> bool {
@@ -122,7 +123,23 @@ fn value_f(e: u32) -> f32 {
         case 10u: { return trunc(x); }
         // WGSL's round is half to even, as torch's.
         case 11u: { return round(x); }
-        default: { return rsqrt_bits(xb); }
+        case 12u: { return rsqrt_bits(xb); }
+        case 13u: { return sin_f(xb); }
+        case 14u: { return cos_f(xb); }
+        case 15u: { return tan_f(xb); }
+        case 16u: { return asin_f(xb); }
+        case 17u: { return acos_f(xb); }
+        case 18u: { return atan_f(xb); }
+        case 19u: { return sinh_f(xb); }
+        case 20u: { return cosh_f(xb); }
+        case 21u: { return tanh_f(xb); }
+        case 22u: { return asinh_f(xb); }
+        case 23u: { return acosh_f(xb); }
+        case 24u: { return atanh_f(xb); }
+        case 25u: { return erf_f(xb); }
+        case 26u: { return erfc_f(xb); }
+        case 27u: { return expm1_f(xb); }
+        default: { return log1p_f(xb); }
     }
 }
 

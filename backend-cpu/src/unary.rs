@@ -34,8 +34,36 @@ macro_rules! float_unary {
             UnaryOp::Round => a.round_ties_even(),
             // In f64, then rounded once: the oracle is correctly rounded where f32 would round twice.
             UnaryOp::Rsqrt => (1.0 / (a as f64).sqrt()) as $t,
+            // f64 functions within an ulp of f64, rounded once to f32: the f32 oracle is correctly rounded but for
+            // the rare ties of double rounding. The inverse hyperbolics and erf come from the libm crate (musl's
+            // algorithms): std's asinh/acosh overflow for huge inputs and its atanh is several f64 ulp off.
+            UnaryOp::Sin => (a as f64).sin() as $t,
+            UnaryOp::Cos => (a as f64).cos() as $t,
+            UnaryOp::Tan => (a as f64).tan() as $t,
+            UnaryOp::Asin => (a as f64).asin() as $t,
+            UnaryOp::Acos => (a as f64).acos() as $t,
+            UnaryOp::Atan => (a as f64).atan() as $t,
+            UnaryOp::Sinh => (a as f64).sinh() as $t,
+            UnaryOp::Cosh => (a as f64).cosh() as $t,
+            UnaryOp::Tanh => (a as f64).tanh() as $t,
+            UnaryOp::Asinh => libm::asinh(a as f64) as $t,
+            UnaryOp::Acosh => acosh(a as f64) as $t,
+            UnaryOp::Atanh => libm::atanh(a as f64) as $t,
+            UnaryOp::Erf => libm::erf(a as f64) as $t,
+            UnaryOp::Erfc => libm::erfc(a as f64) as $t,
+            UnaryOp::Expm1 => (a as f64).exp_m1() as $t,
+            UnaryOp::Log1p => (a as f64).ln_1p() as $t,
         }
     }};
+}
+
+/// libm's acosh takes the magnitude's exponent and returns a number for large negative inputs; below 1 it is NaN.
+fn acosh(x: f64) -> f64 {
+    if x < 1.0 {
+        f64::NAN
+    } else {
+        libm::acosh(x)
+    }
 }
 
 fn f32_op(op: UnaryOp, a: f32) -> f32 {
@@ -62,6 +90,22 @@ fn i64_op(op: UnaryOp, a: i64) -> i64 {
         | UnaryOp::Ceil
         | UnaryOp::Trunc
         | UnaryOp::Round
-        | UnaryOp::Rsqrt => a,
+        | UnaryOp::Rsqrt
+        | UnaryOp::Sin
+        | UnaryOp::Cos
+        | UnaryOp::Tan
+        | UnaryOp::Asin
+        | UnaryOp::Acos
+        | UnaryOp::Atan
+        | UnaryOp::Sinh
+        | UnaryOp::Cosh
+        | UnaryOp::Tanh
+        | UnaryOp::Asinh
+        | UnaryOp::Acosh
+        | UnaryOp::Atanh
+        | UnaryOp::Erf
+        | UnaryOp::Erfc
+        | UnaryOp::Expm1
+        | UnaryOp::Log1p => a,
     }
 }

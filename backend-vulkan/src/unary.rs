@@ -22,6 +22,22 @@ pub fn unary(k: &Kernel, op: UnaryOp) -> Result<Dispatch> {
         UnaryOp::Trunc => 10,
         UnaryOp::Round => 11,
         UnaryOp::Rsqrt => 12,
+        UnaryOp::Sin => 13,
+        UnaryOp::Cos => 14,
+        UnaryOp::Tan => 15,
+        UnaryOp::Asin => 16,
+        UnaryOp::Acos => 17,
+        UnaryOp::Atan => 18,
+        UnaryOp::Sinh => 19,
+        UnaryOp::Cosh => 20,
+        UnaryOp::Tanh => 21,
+        UnaryOp::Asinh => 22,
+        UnaryOp::Acosh => 23,
+        UnaryOp::Atanh => 24,
+        UnaryOp::Erf => 25,
+        UnaryOp::Erfc => 26,
+        UnaryOp::Expm1 => 27,
+        UnaryOp::Log1p => 28,
     };
     plan(k, "unary", code)
 }

@@ -550,6 +550,72 @@ impl Tensor {
     fn rsqrt(&self) -> PyResult<Tensor> {
         self.un(UnaryOp::Rsqrt)
     }
+    fn sin(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Sin)
+    }
+    fn cos(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Cos)
+    }
+    fn tan(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Tan)
+    }
+    fn asin(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Asin)
+    }
+    fn arcsin(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Asin)
+    }
+    fn acos(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Acos)
+    }
+    fn arccos(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Acos)
+    }
+    fn atan(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Atan)
+    }
+    fn arctan(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Atan)
+    }
+    fn sinh(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Sinh)
+    }
+    fn cosh(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Cosh)
+    }
+    fn tanh(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Tanh)
+    }
+    fn asinh(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Asinh)
+    }
+    fn arcsinh(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Asinh)
+    }
+    fn acosh(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Acosh)
+    }
+    fn arccosh(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Acosh)
+    }
+    fn atanh(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Atanh)
+    }
+    fn arctanh(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Atanh)
+    }
+    fn erf(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Erf)
+    }
+    fn erfc(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Erfc)
+    }
+    fn expm1(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Expm1)
+    }
+    fn log1p(&self) -> PyResult<Tensor> {
+        self.un(UnaryOp::Log1p)
+    }
     fn square(&self) -> PyResult<Tensor> {
         Ok(Tensor(self.0.square().py()?))
     }

@@ -182,6 +182,8 @@ def _ordinary(shape, dtype: str, domain: str, rng) -> np.ndarray:
         v = rng.standard_normal(shape) * 20
     elif domain == "unit":
         v = rng.uniform(-1.0, 1.0, shape)
+    elif domain == "above1":
+        v = rng.uniform(1.0, 5.0, shape)
     else:
         v = rng.standard_normal(shape)
     return _round(v, dtype)
@@ -460,7 +462,7 @@ def check_op(
 
     shapes: one shape (or ndarray of values) per input; cls: the input class; dtype: a dtype name for every input or a
     tuple of one per input (for creation ops without inputs it only labels the cell); domain: "normal", "positive",
-    "unit", "wide" or "grid" for the ordinary values.
+    "unit", "above1", "wide" or "grid" for the ordinary values.
 
     Two rules keep the bounds sound: a lambda for a `backward` op must not enlarge its inputs before reducing (n, the
     bound on any reduction length, is the largest input's numel: use the broadcast class for stride-0 inputs), and a

@@ -25,6 +25,22 @@ GRADS = {
     "square": ([(5, 7)], lambda x: x.square()),
     "reciprocal": ([(5, 7)], lambda x: x.reciprocal()),
     "sigmoid": ([(5, 7)], lambda x: x.sigmoid()),
+    "sin": ([(5, 7)], lambda x: x.sin()),
+    "cos": ([(5, 7)], lambda x: x.cos()),
+    "tan": ([(5, 7)], lambda x: x.tan()),
+    "asin": ([(5, 7)], lambda x: x.asin()),
+    "acos": ([(5, 7)], lambda x: x.acos()),
+    "atan": ([(5, 7)], lambda x: x.atan()),
+    "sinh": ([(5, 7)], lambda x: x.sinh()),
+    "cosh": ([(5, 7)], lambda x: x.cosh()),
+    "tanh": ([(5, 7)], lambda x: x.tanh()),
+    "asinh": ([(5, 7)], lambda x: x.asinh()),
+    "acosh": ([(5, 7)], lambda x: x.acosh()),
+    "atanh": ([(5, 7)], lambda x: x.atanh()),
+    "erf": ([(5, 7)], lambda x: x.erf()),
+    "erfc": ([(5, 7)], lambda x: x.erfc()),
+    "expm1": ([(5, 7)], lambda x: x.expm1()),
+    "log1p": ([(5, 7)], lambda x: x.log1p()),
     "add": ([(5, 7), (5, 7)], lambda a, b: a + b),
     "sub": ([(5, 7), (5, 7)], lambda a, b: a - b),
     "mul": ([(5, 7), (5, 7)], lambda a, b: a * b),
@@ -78,7 +94,9 @@ GRADS = {
     "layer_norm": ([(4, 3, 5), (5,), (5,)], lambda x, w, b, lib: lib.nn.functional.layer_norm(x, (5,), w, b)),
     "group_norm": ([(4, 6, 5), (6,), (6,)], lambda x, w, b, lib: lib.nn.functional.group_norm(x, 3, w, b)),
 }
-POSITIVE = {"log", "sqrt", "rsqrt", "log2", "reciprocal", "div"}
+POSITIVE = {"log", "sqrt", "rsqrt", "log2", "reciprocal", "div", "log1p"}
+# Inputs inside the real domain of the inverse functions, so their gradients are finite.
+DOMAINS = {"asin": "unit", "acos": "unit", "atanh": "unit", "acosh": "above1"}
 CLASSES = ("contiguous", "strided", "broadcast", "empty")
 DTYPES = ("float32", "float16", "bfloat16", ("float16", "float32"))
 # Cells with no case, and why: a reduction with no elements along its dim has no value to differentiate.
@@ -109,7 +127,8 @@ def test_grad_matrix(op, cls, dtype, device):
     shapes, fn = GRADS[op]
     if isinstance(dtype, tuple):
         dtype = dtype + ("float32",) * (len(shapes) - 2)
-    check_grad(op, shapes, fn, device, cls, dtype, domain="positive" if op in POSITIVE else "normal")
+    domain = DOMAINS.get(op, "positive" if op in POSITIVE else "normal")
+    check_grad(op, shapes, fn, device, cls, dtype, domain=domain)
 
 
 CASES = [
@@ -128,20 +147,34 @@ CASES = [
     grad_case("sum", [(3, 4, 5)], lambda x: x.sum((0, 2), keepdim=True)),
     grad_case("mean", [(3, 4, 5)], lambda x: x.mean()),
     grad_case("getitem", [(4, 5, 6)], lambda x: x[..., None, 1, ::-1] if False else x[1, None, ..., 2:]),
-    grad_case("cross_entropy", [(4, 3, 5)], lambda x, lib, dev: lib.nn.functional.cross_entropy(
-        x, lib.tensor([[0, 1, 2, 0, 1]] * 4, device=dev), label_smoothing=0.1)),
-    grad_case("cross_entropy", [(6, 5)], lambda x, lib, dev: lib.nn.functional.cross_entropy(
-        x, lib.tensor([0, 4, -100, 2, 1, 3], device=dev), weight=lib.tensor(W5, device=dev).to(x.dtype),
-        reduction="sum")),
-    grad_case("cross_entropy", [(6, 5), (6, 5)], lambda x, p, lib: lib.nn.functional.cross_entropy(
-        x, p.softmax(1))),
+    grad_case(
+        "cross_entropy",
+        [(4, 3, 5)],
+        lambda x, lib, dev: lib.nn.functional.cross_entropy(
+            x, lib.tensor([[0, 1, 2, 0, 1]] * 4, device=dev), label_smoothing=0.1
+        ),
+    ),
+    grad_case(
+        "cross_entropy",
+        [(6, 5)],
+        lambda x, lib, dev: lib.nn.functional.cross_entropy(
+            x,
+            lib.tensor([0, 4, -100, 2, 1, 3], device=dev),
+            weight=lib.tensor(W5, device=dev).to(x.dtype),
+            reduction="sum",
+        ),
+    ),
+    grad_case("cross_entropy", [(6, 5), (6, 5)], lambda x, p, lib: lib.nn.functional.cross_entropy(x, p.softmax(1))),
     grad_case("log_softmax", [(3, 200)], lambda x: x.log_softmax(1), domain="wide"),
     grad_case("relu", [(64, 32), (32, 16)], lambda a, b: (a @ b).relu().sum(0)),
     grad_case(
         "conv2d", [(2, 4, 9, 8), (6, 2, 3, 2)], lambda x, w, lib: lib.nn.functional.conv2d(x, w, stride=2, groups=2)
     ),
-    grad_case("conv2d", [(1, 2, 7, 7), (3, 2, 3, 3), (3,)], lambda x, w, b, lib: lib.nn.functional.conv2d(
-        x, w, b, padding="same", dilation=2)),
+    grad_case(
+        "conv2d",
+        [(1, 2, 7, 7), (3, 2, 3, 3), (3,)],
+        lambda x, w, b, lib: lib.nn.functional.conv2d(x, w, b, padding="same", dilation=2),
+    ),
     grad_case("max_pool2d", [(2, 3, 7, 7)], lambda x, lib: lib.nn.functional.max_pool2d(x, 3, 2, 1), domain="grid"),
 ]
 
@@ -153,8 +186,11 @@ def test_grad_cases(c, device):
 
 # --- finite differences in float64 on the CPU oracle ----------------------------------------------------------------
 
-FD_OPS = [op for op in GRADS if op not in ("sign", "floor", "relu", "abs", "maximum", "minimum", "amax", "max",
-                                           "amin", "where", "to")]
+FD_OPS = [
+    op
+    for op in GRADS
+    if op not in ("sign", "floor", "relu", "abs", "maximum", "minimum", "amax", "max", "amin", "where", "to")
+]
 FD_STEP = 1e-6
 # Central differences with h = 1e-6 on smooth functions of ordinary inputs: truncation h²·|f'''|/6 plus rounding
 # 2u·|f|/h, about 1e-10 relative here; a wrong rule is off by O(1). The bound, 1e-6 relative to the gradient's scale,
@@ -169,6 +205,10 @@ def test_finite_differences_float64(op):
     values = [rng.uniform(0.5, 2.0, s) if op in POSITIVE else rng.standard_normal(s) for s in shapes]
     if op in ("sqrt", "rsqrt", "log", "log2"):
         values = [rng.uniform(0.5, 2.0, s) for s in shapes]
+    if op in ("asin", "acos", "atanh"):
+        values = [rng.uniform(-0.9, 0.9, s) for s in shapes]
+    if op == "acosh":
+        values = [rng.uniform(1.2, 3.0, s) for s in shapes]
 
     def call(ins):
         kw = {k: v for k, v in (("lib", vkml), ("dev", "cpu")) if k in fn.__code__.co_varnames}

@@ -23,15 +23,95 @@ UNARY = {
     "reciprocal": lambda x: x.reciprocal(),
     "logical_not": lambda x: x.logical_not(),
     "bitwise_not": lambda x: ~x,
+    "sin": lambda x: x.sin(),
+    "cos": lambda x: x.cos(),
+    "tan": lambda x: x.tan(),
+    "asin": lambda x: x.asin(),
+    "acos": lambda x: x.acos(),
+    "atan": lambda x: x.atan(),
+    "sinh": lambda x: x.sinh(),
+    "cosh": lambda x: x.cosh(),
+    "tanh": lambda x: x.tanh(),
+    "asinh": lambda x: x.asinh(),
+    "acosh": lambda x: x.acosh(),
+    "atanh": lambda x: x.atanh(),
+    "erf": lambda x: x.erf(),
+    "erfc": lambda x: x.erfc(),
+    "expm1": lambda x: x.expm1(),
+    "log1p": lambda x: x.log1p(),
 }
 # log and sqrt of ordinary inputs stay in their real domain; nan from negative inputs is covered by the extreme class.
-DOMAIN = {"log": "positive", "sqrt": "positive", "log2": "positive", "rsqrt": "positive"}
+DOMAIN = {
+    "log": "positive",
+    "sqrt": "positive",
+    "log2": "positive",
+    "rsqrt": "positive",
+    "asin": "unit",
+    "acos": "unit",
+    "atanh": "unit",
+    "acosh": "above1",
+    "sinh": "wide",
+    "cosh": "wide",
+}
 
 
 @pytest.mark.parametrize(("op", "cls", "dtype"), matrix(UNARY))
 def test_matrix(op, cls, dtype, device):
     check_op(op, [(5, 7)], UNARY[op], device, cls, dtype, domain=DOMAIN.get(op, "normal"))
 
+
+# Near multiples of π/2 (f32 neighbours of k·π/2), huge arguments, and the largest finite float.
+TRIG_POINTS = [
+    *[
+        float(np.nextafter(np.float32(k * np.pi / 2), np.float32(d)))
+        for k in (1, 2, 3, 4, 100, 355, 1e5)
+        for d in (0, 1e9)
+    ],
+    1e10,
+    -3e15,
+    1.7e24,
+    2.9e37,
+    3.4028235e38,
+    -3.4028235e38,
+    0.7853982,
+    -0.7853981,
+    1e-30,
+    1e-40,
+]
+SPECIALS = [
+    0.0,
+    -0.0,
+    1e-40,
+    -1e-40,
+    1e-20,
+    -1e-20,
+    1.0,
+    -1.0,
+    0.5,
+    -0.5,
+    2.0,
+    float("inf"),
+    -float("inf"),
+    float("nan"),
+]
+SPECIAL_OPS = (
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "erf",
+    "erfc",
+    "expm1",
+    "log1p",
+)
 
 CASES = [
     case("exp", [(45, 65)], lambda x: x.exp()),
@@ -68,6 +148,28 @@ CASES = [
     case("reciprocal", [np.array([0.0, -0.0, 3.0, 1e-40, 1e38, float("inf")])], lambda x: x.reciprocal()),
     case("floor", [(6, 5)], lambda x: x.floor(), dtype="int32"),  # integers pass through as a copy
     case("square", [(6, 5)], lambda x: x.square(), dtype="bool"),  # bool squares to int64
+    # Trigonometry: large arguments (Payne–Hanek reduction), near multiples of π/2, the largest float and specials.
+    *[case(op, [np.array(TRIG_POINTS, np.float32)], lambda x, op=op: getattr(x, op)()) for op in ("sin", "cos", "tan")],
+    case("sin", [np.linspace(-1e4, 1e4, 4001)], lambda x: x.sin()),
+    case("cos", [np.geomspace(1e-3, 3e38, 4001)], lambda x: x.cos()),
+    case("tan", [np.linspace(-20.0, 20.0, 4001)], lambda x: x.tan()),
+    *[case(op, [np.linspace(-1.1, 1.1, 2201)], lambda x, op=op: getattr(x, op)()) for op in ("asin", "acos", "atanh")],
+    *[case(op, [np.geomspace(1e-9, 1.0, 2001)], lambda x, op=op: getattr(x, op)()) for op in ("asin", "acos", "atanh")],
+    case("acos", [-np.geomspace(1e-9, 1.0, 2001)], lambda x: x.acos()),
+    case("atan", [np.geomspace(1e-6, 3e38, 2001)], lambda x: x.atan()),
+    case("atan", [np.linspace(-5.0, 5.0, 2001)], lambda x: x.atan()),
+    *[case(op, [np.linspace(-95.0, 95.0, 3801)], lambda x, op=op: getattr(x, op)()) for op in ("sinh", "cosh", "tanh")],
+    *[case(op, [np.geomspace(1e-9, 3e38, 801)], lambda x, op=op: getattr(-x, op)()) for op in ("sinh", "cosh")],
+    case("asinh", [np.concatenate([np.linspace(-3.0, 3.0, 1201), np.geomspace(1e-8, 3e38, 400)])], lambda x: x.asinh()),
+    case("acosh", [np.concatenate([np.linspace(0.9, 3.0, 1201), np.geomspace(1.0, 3e38, 400)])], lambda x: x.acosh()),
+    *[case(op, [np.linspace(-11.0, 11.0, 4401)], lambda x, op=op: getattr(x, op)()) for op in ("erf", "erfc")],
+    case("expm1", [np.linspace(-20.0, 90.0, 4401)], lambda x: x.expm1()),
+    case("expm1", [np.linspace(-0.6, 0.6, 2401)], lambda x: x.expm1()),
+    case("log1p", [np.concatenate([np.linspace(-1.1, 2.0, 3101), np.geomspace(1e-9, 3e38, 400)])], lambda x: x.log1p()),
+    *[case(op, [np.array(SPECIALS, np.float32)], lambda x, op=op: getattr(x, op)()) for op in SPECIAL_OPS],
+    case("atan", [(2, 3, 4)], lambda x, lib: lib.arctan(x) + lib.atan(x)),
+    case("tanh", [(6, 5)], lambda x: x.t().tanh()),  # a transposed view
+    case("erf", [(6, 5)], lambda x: x.erf(), dtype="int64"),  # integers compute in float32
 ]
 
 

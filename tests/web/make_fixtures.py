@@ -48,12 +48,29 @@ UNARY = [
     "reciprocal",
     "relu",
     "sigmoid",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "erf",
+    "erfc",
+    "expm1",
+    "log1p",
 ]
 POSITIVE = {"log", "sqrt", "rsqrt", "log2"}
+DOMAIN = {"asin": "unit", "acos": "unit", "atanh": "unit", "acosh": "above1", "sinh": "wide", "cosh": "wide"}
 BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge"]
 ALL = ("contiguous", "transposed", "broadcast", "extreme")
 CASES = (
-    [(u, u, [(4, 5)], [], None, "float32", "positive" if u in POSITIVE else "normal", ALL) for u in UNARY]
+    [(u, u, [(4, 5)], [], None, "float32", DOMAIN.get(u, "positive" if u in POSITIVE else "normal"), ALL) for u in UNARY]
     + [(b, b, [(4, 5), (4, 5)], [], None, "float32", "normal", ALL) for b in BINARY]
     + [(b, b, [(4, 5)], [1.5], None, "float32", "normal", ("contiguous",)) for b in ("add", "mul", "div", "sub")]
     + [

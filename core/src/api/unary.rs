@@ -42,7 +42,28 @@ impl Tensor {
                 }
                 d
             }
-            UnaryOp::Exp | UnaryOp::Log | UnaryOp::Sqrt | UnaryOp::Exp2 | UnaryOp::Log2 | UnaryOp::Rsqrt => to_float(d),
+            UnaryOp::Exp
+            | UnaryOp::Log
+            | UnaryOp::Sqrt
+            | UnaryOp::Exp2
+            | UnaryOp::Log2
+            | UnaryOp::Rsqrt
+            | UnaryOp::Sin
+            | UnaryOp::Cos
+            | UnaryOp::Tan
+            | UnaryOp::Asin
+            | UnaryOp::Acos
+            | UnaryOp::Atan
+            | UnaryOp::Sinh
+            | UnaryOp::Cosh
+            | UnaryOp::Tanh
+            | UnaryOp::Asinh
+            | UnaryOp::Acosh
+            | UnaryOp::Atanh
+            | UnaryOp::Erf
+            | UnaryOp::Erfc
+            | UnaryOp::Expm1
+            | UnaryOp::Log1p => to_float(d),
         };
         let x = self.to_dtype(dtype)?;
         Tensor::make(Op::Unary(op), &[&x], x.shape().to_vec(), dtype, x.device())

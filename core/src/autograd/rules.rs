@@ -1,7 +1,7 @@
 //! The backward rule of every primitive op and of views, written with API ops: given the gradient of a recorded
 //! step's output, the gradient of each of its inputs (`None` where the input needs none).
 
-use std::f64::consts::LN_2;
+use std::f64::consts::{FRAC_2_SQRT_PI, LN_2};
 
 use crate::api::elementwise::{binary, div, mul, scale, t, where_};
 use crate::api::grad::{GradFn, GradKind};
@@ -80,7 +80,53 @@ fn unary_grad(f: &GradFn, u: UnaryOp, g: &Tensor) -> Result<Tensor> {
             let y = f.saved_output()?;
             scale(&mul(g, &mul(&y, &mul(&y, &y)?)?)?, -0.5)
         }
+        UnaryOp::Sin => mul(g, &f.saved_input(0)?.unary(UnaryOp::Cos)?),
+        UnaryOp::Cos => mul(g, &f.saved_input(0)?.unary(UnaryOp::Sin)?)?.neg(),
+        UnaryOp::Tan => {
+            let y = f.saved_output()?;
+            mul(g, &plus(&mul(&y, &y)?, 1.0)?)
+        }
+        UnaryOp::Asin => mul(g, &one_minus_sq(&f.saved_input(0)?)?.unary(UnaryOp::Rsqrt)?),
+        UnaryOp::Acos => mul(g, &one_minus_sq(&f.saved_input(0)?)?.unary(UnaryOp::Rsqrt)?)?.neg(),
+        UnaryOp::Atan => {
+            let x = f.saved_input(0)?;
+            div(g, &plus(&mul(&x, &x)?, 1.0)?)
+        }
+        UnaryOp::Sinh => mul(g, &f.saved_input(0)?.unary(UnaryOp::Cosh)?),
+        UnaryOp::Cosh => mul(g, &f.saved_input(0)?.unary(UnaryOp::Sinh)?),
+        UnaryOp::Tanh => {
+            // sech² from cosh: 1 − y² would lose every digit as y → ±1.
+            let r = f.saved_input(0)?.unary(UnaryOp::Cosh)?.reciprocal()?;
+            mul(g, &mul(&r, &r)?)
+        }
+        UnaryOp::Asinh => {
+            let x = f.saved_input(0)?;
+            mul(g, &plus(&mul(&x, &x)?, 1.0)?.unary(UnaryOp::Rsqrt)?)
+        }
+        UnaryOp::Acosh => {
+            let x = f.saved_input(0)?;
+            mul(g, &mul(&plus(&x, -1.0)?, &plus(&x, 1.0)?)?.unary(UnaryOp::Rsqrt)?)
+        }
+        UnaryOp::Atanh => div(g, &one_minus_sq(&f.saved_input(0)?)?),
+        UnaryOp::Erf | UnaryOp::Erfc => {
+            let x = f.saved_input(0)?;
+            let c = if u == UnaryOp::Erf { FRAC_2_SQRT_PI } else { -FRAC_2_SQRT_PI };
+            scale(&mul(g, &mul(&x, &x)?.neg()?.exp()?)?, c)
+        }
+        // exp(x), not y + 1, which cancels as y → −1.
+        UnaryOp::Expm1 => mul(g, &f.saved_input(0)?.exp()?),
+        UnaryOp::Log1p => div(g, &plus(&f.saved_input(0)?, 1.0)?),
     }
+}
+
+/// x + c for a float scalar c.
+fn plus(x: &Tensor, c: f64) -> Result<Tensor> {
+    binary(&t(x), &Operand::Scalar(Scalar::Float(c)), BinaryOp::Add)
+}
+
+/// 1 − x² as (1 − x)(1 + x): no cancellation as |x| → 1.
+fn one_minus_sq(x: &Tensor) -> Result<Tensor> {
+    mul(&plus(&x.neg()?, 1.0)?, &plus(x, 1.0)?)
 }
 
 fn binary_grad(f: &GradFn, b: BinaryOp, g: &Tensor, na: bool, nb: bool) -> Result<Vec<Option<Tensor>>> {

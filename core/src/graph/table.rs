@@ -129,6 +129,14 @@ const ROUNDING: Tolerance = Tolerance::Exact {
     gpu_ftz: true,
     reason: "integral rounding is exact (round: half to even, as torch); integers pass through unchanged",
 };
+const TRIG: Tolerance = Tolerance::Ulp {
+    ulp: 2.5,
+    per_abs_x: 0.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "no builtin: Payne–Hanek reduction by π/2 in integer arithmetic, exact to 2⁻⁷⁰, z rounded once (½ ulp), \
+             then Cephes' sin/cos polynomials on [−π/4, π/4] (within 1.5 ulp) in correctly rounded + and ×",
+};
 const SUM: Tolerance = Tolerance::Backward {
     gpu_ftz: true,
     reason: "f32 (or exact int64) accumulation in a fixed order per device; any order is within γ(n)·Σ|x|",
@@ -258,6 +266,81 @@ rows! {
     "rsqrt"     : Unary     : true  : Float     : Tolerance::Ulp {
         ulp: 2.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
         reason: "Vulkan spec: inversesqrt within 2 ULP",
+    }, NO_F64;
+    "sin"       : Unary     : true  : Float     : TRIG, NO_F64;
+    "cos"       : Unary     : true  : Float     : TRIG, NO_F64;
+    "tan"       : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "sin's reduction and Cephes' tan polynomial (within 2 ulp), then −1/t in odd quadrants: a 2.5 ulp \
+                 division",
+    }, NO_F64;
+    "asin"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "Cephes' polynomial (2 ulp); above 1/2 through π/2 − 2·asin(√((1 − |x|)/2)), where sqrt's 5 ulp \
+                 (Vulkan) shrinks by 2p/asin ≤ 1/2, plus two roundings",
+    }, NO_F64;
+    "acos"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 8.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "2·asin(√((1 − x)/2)) above 1/2 carries sqrt's 5 ulp (Vulkan) whole, plus asin's polynomial and a \
+                 rounding; π/2 − asin(x) and π − 2·asin(…) elsewhere lose less",
+    }, NO_F64;
+    "atan"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "Cephes: the argument folded by −1/x or (x − 1)/(x + 1) (a 2.5 ulp division and a rounding), \
+                 whose error shrinks by t/atan ≤ 1 in the sum with π/2 or π/4, the polynomial and the sum",
+    }, NO_F64;
+    "sinh"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 7.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "above 1: (e − 1/e)/2 with e = exp(|x|) within 4 ulp (exp of an argument reduced by k·ln 2, where \
+                 Vulkan allows 3.7), grown at most 1.16× by the subtraction, 1/e's division scaled by 0.16, and \
+                 roundings; Cephes' polynomial below 1",
+    }, NO_F64;
+    "cosh"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "(e + 1/e)/2 with e = exp(|x|) within 4 ulp (exp of an argument reduced by k·ln 2, where Vulkan \
+                 allows 3.7), no cancellation, plus 1/e's division and roundings",
+    }, NO_F64;
+    "tanh"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 7.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "above 0.625: 1 − 2/(exp(2|x|) + 1); exp's 4 ulp (reduced argument), a rounding and the division's \
+                 2.5 enter scaled by (1 − tanh)/tanh, at most 0.8 at 0.625; Cephes' polynomial below",
+    }, NO_F64;
+    "asinh"     : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 7.0, per_abs_x: 0.0, abs: 9.5367431640625e-7, gpu_ftz: true,
+        reason: "log(|x| + √(x² + 1)) from 1/2 to 1500: the argument within 6u (sqrt's 5 ulp, Vulkan) adds 6u \
+                 absolutely, log adds 3 ulp or 2⁻²¹ absolutely on [0.5, 2] (Vulkan): 2⁻²⁰ absolute; Cephes' \
+                 polynomial below 1/2, log(|x|) + ln 2 above",
+    }, NO_F64;
+    "acosh"     : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 8.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "below 1.5: Cephes' polynomial times √(x − 1) (x − 1 exact, sqrt 5 ulp, Vulkan); above: \
+                 log(x + √((x − 1)(x + 1))) with an argument of at least 2.6, so log's 3 ulp plus 6u absolutely",
+    }, NO_F64;
+    "atanh"     : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "from 1/2: log((1 + |x|)/(1 − |x|))/2 with 1 − |x| exact, the quotient within 3u and at least 3, \
+                 so log's 3 ulp (Vulkan) halves with the result; Cephes' polynomial below 1/2",
+    }, NO_F64;
+    "erf"       : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 4.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "below 1: x·P(x²), a fit within 2.2·2⁻²⁴ in f32 (tools/fit_erfc.py), plus a rounding; above: \
+                 1 − erfc(|x|), whose error enters scaled by erfc/erf ≤ 0.19",
+    }, NO_F64;
+    "erfc"      : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 14.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "from 1/2: exp(−h²)·exp(−l(x + h))·P with h² exact: 4 ulp for the first exp (reduced argument), 3.3 \
+                 for the second (Vulkan's 3 + 2·|y|, |y| ≤ 0.1), the fit's 1.7, two roundings and a 2.5 ulp division; \
+                 1 − erf(x) below 1/2",
+    }, NO_F64;
+    "expm1"     : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 11.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "from |x| = 1/2: exp(x) − 1, where exp's 4 ulp (reduced argument) grows by e/|e − 1| ≤ 2.54 in the \
+                 subtraction; a Taylor polynomial in correctly rounded arithmetic below",
+    }, NO_F64;
+    "log1p"     : Unary     : true  : Float     : Tolerance::Ulp {
+        ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "on [−1/2, 1]: 2·atanh(s) by its series, s = x/(2 + x) within 3u (a 2.5 ulp division); outside: \
+                 log(1 + x) with an argument of at least 2 or exact, so log's 3 ulp (Vulkan) plus 1.25",
     }, NO_F64;
     "square"    : Unary     : false : Same      : EXACT_ARITH, NO_F64;
     "reciprocal": Unary     : false : Float     : Tolerance::Ulp {
@@ -446,6 +529,58 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
             gpu_ftz: true,
             reason: "the normalisation's gradient subtracts the mean of g and of g·x̂ from g, scaled by rsqrt(var): \
                      forward-contract values in a few products and two means; 2⁻¹⁶ absolute near zero",
+        },
+        "sin" | "cos" => Tolerance::Ulp {
+            ulp: 4.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·cos(x) or −g·sin(x): the forward's 2.5 ulp and a rounding",
+        },
+        "tan" => Tolerance::Ulp {
+            ulp: 12.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·(1 + y²): y within 5 ulp, doubled by the square, and three roundings",
+        },
+        "asin" | "acos" | "atan" | "asinh" | "acosh" | "atanh" | "log1p" => Tolerance::Ulp {
+            ulp: 5.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·rsqrt((1 − x)(1 + x)), g/(1 + x²), g·rsqrt(x² ± 1), g/((1 − x)(1 + x)), g/(1 + x): factors \
+                     written without cancellation (1.5u), then rsqrt's 2 ulp or a 2.5 ulp division",
+        },
+        "sinh" | "cosh" => Tolerance::Ulp {
+            ulp: 8.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·cosh(x) or g·sinh(x): the other function's forward contract and a rounding",
+        },
+        "tanh" => Tolerance::Ulp {
+            ulp: 19.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·sech²(x) = g·(1/cosh x)², not 1 − y², which loses every digit as y → ±1: cosh's 6 ulp and a \
+                     2.5 ulp division, doubled by the square, and two roundings",
+        },
+        "erf" | "erfc" => Tolerance::Ulp {
+            ulp: 5.0,
+            per_abs_x: 25.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "±g·(2/√π)·exp(−x²): the rounding of x² moves the exponent by x²/2 ulp and exp adds 3 + 2·x² \
+                     (Vulkan); 2.5·x² ≤ 25·|x| below |x| = 10, beyond which the gradient underflows",
+        },
+        "expm1" => Tolerance::Ulp {
+            ulp: 4.0,
+            per_abs_x: 2.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·exp(x), not g·(y + 1), which cancels as y → −1: exp's 3 + 2·|x| ulp (Vulkan) and a rounding",
         },
         "exp" | "exp2" => Tolerance::Ulp {
             ulp: 5.0,

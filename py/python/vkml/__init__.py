@@ -150,7 +150,8 @@ for _name in (
     "maximum minimum bitwise_and bitwise_or bitwise_xor bitwise_not logical_and logical_or logical_xor logical_not "
     "eq ne lt le gt ge matmul sum mean amax max argmax amin min argmin all any "
     "reshape permute transpose t squeeze unsqueeze flatten broadcast_to flip narrow repeat tile tril triu split chunk "
-    "unbind softmax log_softmax logsumexp sigmoid"
+    "unbind softmax log_softmax logsumexp sigmoid sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh "
+    "arcsin arccos arctan arcsinh arccosh arctanh erf erfc expm1 log1p"
 ).split():
     globals()[_name] = _method(_name)
 del _name
