@@ -1,6 +1,7 @@
 //! The `vkml._vkml` extension module: registers the backends and exposes creation, devices, realization, counters
 //! and the op table. Python-side conveniences live in `py/python/vkml/__init__.py`.
 
+mod activation;
 mod autograd;
 mod convert;
 mod device;
@@ -353,6 +354,7 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
     autograd::register(m)?;
     nn::register(m)?;
+    activation::register(m)?;
     optim::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

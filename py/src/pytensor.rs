@@ -616,6 +616,41 @@ impl Tensor {
     fn log1p(&self) -> PyResult<Tensor> {
         self.un(UnaryOp::Log1p)
     }
+    fn log10(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.log10().py()?))
+    }
+    fn frac(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.frac().py()?))
+    }
+    fn isnan(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.isnan().py()?))
+    }
+    fn isinf(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.isinf().py()?))
+    }
+    fn isfinite(&self) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.isfinite().py()?))
+    }
+    #[pyo3(signature = (nan = 0.0, posinf = None, neginf = None))]
+    fn nan_to_num(&self, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.nan_to_num(nan, posinf, neginf).py()?))
+    }
+    #[pyo3(signature = (min = None, max = None))]
+    fn clamp(&self, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        let lo = min.filter(|v| !v.is_none()).map(operand_or_err).transpose()?;
+        let hi = max.filter(|v| !v.is_none()).map(operand_or_err).transpose()?;
+        Ok(Tensor(vkml_core::api::activation::clamp(&self.0, lo.as_ref(), hi.as_ref()).py()?))
+    }
+    #[pyo3(signature = (min = None, max = None))]
+    fn clip(&self, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        self.clamp(min, max)
+    }
+    fn clamp_min(&self, min: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.clamp(Some(min), None)
+    }
+    fn clamp_max(&self, max: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.clamp(None, Some(max))
+    }
     fn square(&self) -> PyResult<Tensor> {
         Ok(Tensor(self.0.square().py()?))
     }

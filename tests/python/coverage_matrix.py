@@ -48,7 +48,7 @@ FAMILY = {
 }
 SINGLE_INPUT = {"unary", "reduce", "cast", "copy", "movement", "like", "random_like", "fill"}
 # Ops whose integer results overflow on INT_MIN/INT_MAX inputs.
-INT_OVERFLOW = {"neg", "add", "sub", "mul", "add_", "sub_", "mul_", "sum", "matmul"}
+INT_OVERFLOW = {"neg", "add", "sub", "mul", "add_", "sub_", "mul_", "sum", "matmul", "softsign"}
 
 
 def static_reason(op: str, kind: str | None, cls: str, dtype: str) -> str | None:

@@ -70,7 +70,10 @@ DOMAIN = {"asin": "unit", "acos": "unit", "atanh": "unit", "acosh": "above1", "s
 BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge"]
 ALL = ("contiguous", "transposed", "broadcast", "extreme")
 CASES = (
-    [(u, u, [(4, 5)], [], None, "float32", DOMAIN.get(u, "positive" if u in POSITIVE else "normal"), ALL) for u in UNARY]
+    [
+        (u, u, [(4, 5)], [], None, "float32", DOMAIN.get(u, "positive" if u in POSITIVE else "normal"), ALL)
+        for u in UNARY
+    ]
     + [(b, b, [(4, 5), (4, 5)], [], None, "float32", "normal", ALL) for b in BINARY]
     + [(b, b, [(4, 5)], [1.5], None, "float32", "normal", ("contiguous",)) for b in ("add", "mul", "div", "sub")]
     + [

@@ -1,6 +1,7 @@
 //! Layer 6: the tensor API front ends wrap — creation, elementwise math, reductions, matmul, views, in-place
 //! writes and realization. Composite ops are written here once, over the primitives of `graph::op`.
 
+pub mod activation;
 pub mod conv;
 pub mod create;
 pub mod elementwise;

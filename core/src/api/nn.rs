@@ -33,7 +33,7 @@ impl Reduction {
 
 /// The float dtype the softmax family computes in: 16-bit floats go through f32 and are rounded once, as torch.
 /// Integer and bool inputs are refused (softmax, log_softmax) or promoted to float32 (sigmoid, logsumexp).
-fn compute_dtype(x: &Tensor, op: &str, promote_ints: bool) -> Result<DType> {
+pub(crate) fn compute_dtype(x: &Tensor, op: &str, promote_ints: bool) -> Result<DType> {
     match x.dtype() {
         DType::F16 | DType::BF16 => Ok(DType::F32),
         d if d.is_float() => Ok(d),

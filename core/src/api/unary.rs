@@ -1,7 +1,7 @@
 //! Unary ops: the dtype rule of each primitive (float ops promote integers to float32, rounding ops pass integers
-//! through) and the composites square and reciprocal.
+//! through) and the composites square, reciprocal, log10, frac, the float classifications and nan_to_num.
 
-use super::elementwise::binary;
+use super::elementwise::{binary, sub, where_};
 use super::promote::Operand;
 use super::tensor::Tensor;
 use crate::base::dtype::{to_float, DType};
@@ -87,6 +87,72 @@ impl Tensor {
         let x = if self.dtype() == DType::Bool { self.to_dtype(DType::I64)? } else { self.clone() };
         let t = Operand::Tensor(x);
         binary(&t, &t, BinaryOp::Mul)
+    }
+
+    /// log(x)/ln 10 in float.
+    pub fn log10(&self) -> Result<Tensor> {
+        let x = self.to_dtype(to_float(self.dtype()))?;
+        binary(&Operand::Tensor(x.log()?), &Operand::Scalar(Scalar::Float(std::f64::consts::LOG10_E)), BinaryOp::Mul)
+    }
+
+    /// x − trunc(x): exact in floating point; torch refuses integers.
+    pub fn frac(&self) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            return Err(Error::Unsupported(format!("\"frac_cpu\" not implemented for '{}'", self.dtype().name())));
+        }
+        sub(&Operand::Tensor(self.clone()), &Operand::Tensor(self.unary(UnaryOp::Trunc)?))
+    }
+
+    /// NaN tests by comparison (x ≠ x; the GPU compares bits); integers are never NaN.
+    pub fn isnan(&self) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            return Tensor::full(self.shape(), Scalar::Bool(false), DType::Bool, self.device());
+        }
+        let me = Operand::Tensor(self.clone());
+        binary(&me, &me, BinaryOp::Ne)
+    }
+
+    /// |x| = inf; integers are never infinite.
+    pub fn isinf(&self) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            return Tensor::full(self.shape(), Scalar::Bool(false), DType::Bool, self.device());
+        }
+        binary(
+            &Operand::Tensor(self.unary(UnaryOp::Abs)?),
+            &Operand::Scalar(Scalar::Float(f64::INFINITY)),
+            BinaryOp::Eq,
+        )
+    }
+
+    /// |x| < inf (false for NaN); integers are always finite.
+    pub fn isfinite(&self) -> Result<Tensor> {
+        if !self.dtype().is_float() {
+            return Tensor::full(self.shape(), Scalar::Bool(true), DType::Bool, self.device());
+        }
+        binary(
+            &Operand::Tensor(self.unary(UnaryOp::Abs)?),
+            &Operand::Scalar(Scalar::Float(f64::INFINITY)),
+            BinaryOp::Lt,
+        )
+    }
+
+    /// `nan_to_num(nan, posinf, neginf)`: the infinities default to the dtype's largest finite values; integer
+    /// and bool tensors come back as copies.
+    pub fn nan_to_num(&self, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
+        let big = match self.dtype() {
+            DType::F32 => f32::MAX as f64,
+            DType::F64 => f64::MAX,
+            DType::F16 => 65504.0,
+            DType::BF16 => 3.3895313892515355e38,
+            DType::I32 | DType::I64 | DType::Bool => return self.copy(),
+        };
+        let me = Operand::Tensor(self.clone());
+        let inf = Operand::Scalar(Scalar::Float(f64::INFINITY));
+        let val = |v: f64| Operand::Scalar(Scalar::Float(v));
+        let r = where_(&self.isnan()?, &val(nan), &me)?;
+        let r = where_(&binary(&me, &inf, BinaryOp::Eq)?, &val(posinf.unwrap_or(big)), &Operand::Tensor(r))?;
+        let minus_inf = Operand::Scalar(Scalar::Float(f64::NEG_INFINITY));
+        where_(&binary(&me, &minus_inf, BinaryOp::Eq)?, &val(neginf.unwrap_or(-big)), &Operand::Tensor(r))
     }
 
     /// 1 / x in float.

@@ -342,6 +342,81 @@ rows! {
         reason: "on [−1/2, 1]: 2·atanh(s) by its series, s = x/(2 + x) within 3u (a 2.5 ulp division); outside: \
                  log(1 + x) with an argument of at least 2 or exact, so log's 3 ulp (Vulkan) plus 1.25",
     }, NO_F64;
+    "log10"     : Unary     : false : Float     : Tolerance::Ulp {
+        ulp: 4.5, per_abs_x: 0.0, abs: 2.384185791015625e-7, gpu_ftz: true,
+        reason: "log(x)·log10(e): log's 3 ulp, or 2⁻²¹ absolute on [0.5, 2] (Vulkan), scaled by 0.434 and rounded once with \
+                 the constant's own rounding: 4.5 ulp, 2⁻²² absolute",
+    }, NO_F64;
+    "frac"      : Unary     : false : Same      : Tolerance::Exact {
+        gpu_ftz: true,
+        reason: "x − trunc(x): trunc is exact and so is the difference of a float and its integer part",
+    }, NO_F64;
+    "isnan"     : Unary     : false : ToBool    : EXACT_CMP, NO_F64;
+    "isinf"     : Unary     : false : ToBool    : EXACT_CMP, NO_F64;
+    "isfinite"  : Unary     : false : ToBool    : EXACT_CMP, NO_F64;
+    "nan_to_num" : Unary     : false : Same      : EXACT, NO_F64;
+    "clamp"     : Binary    : false : Promote   : EXACT_CMP, NO_F64;
+    "hardtanh"  : Unary     : false : Same      : EXACT_CMP, NO_F64;
+    "relu6"     : Unary     : false : Same      : EXACT_CMP, NO_F64;
+    "leaky_relu" : Unary     : false : Same      : EXACT_ARITH, NO_F64;
+    "elu"       : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 12.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "α·expm1(x) below 0: expm1's 11 ulp and a rounding",
+    }, NO_F64;
+    "selu"      : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 13.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "scale·elu(x, α): elu's 12 ulp and a rounding",
+    }, NO_F64;
+    "celu"      : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 15.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "α·expm1(x/α) below 0: the quotient's 2.5 ulp (Vulkan) reaches expm1's result scaled by \
+                 |y|·e^y/(1 − e^y) ≤ 1, expm1's 11 ulp and a rounding",
+    }, NO_F64;
+    "gelu"      : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 17.0, per_abs_x: 7.0, abs: 8.881784197001252e-16, gpu_ftz: true,
+        reason: "x·erfc(−x/√2)/2 (not 1 + erf, which cancels): erfc's 14 ulp; rounding −x/√2 moves erfc by \
+                 (x² + 1)/2 ulp, ≤ 7·|x| up to |x| = 14, where gelu underflows; two roundings. 2⁻⁵⁰ absolute: torch \
+                 computes 1 + erf even in float64, which is 0 below x ≈ −8.3, where vkml keeps the tail (< 5e-16)",
+    }, NO_F64;
+    "gelu_tanh" : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 8.0, per_abs_x: 76.0, abs: 8.881784197001252e-16, gpu_ftz: true,
+        reason: "gelu(x, approximate='tanh') = x·sigmoid(2·√(2/π)·(x + 0.044715x³)) (not 1 + tanh, which \
+                 cancels): sigmoid's 6.5 + 2·|a| ulp plus 3u on the cubic argument a amplified |a|-fold; |a| ≤ 9.5·|x| up \
+                 to |x| = 10.5, where it underflows. 2⁻⁵⁰ absolute: torch's 1 + tanh is 0 in float64 below x ≈ −6.3, \
+                 where vkml keeps the tail (< 4e-16)",
+    }, NO_F64;
+    "silu"      : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 8.0, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
+        reason: "x·sigmoid(x): sigmoid's 6.5 + 2·|x| ulp and a rounding",
+    }, NO_F64;
+    "mish"      : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 16.0, per_abs_x: 2.0, abs: 1.504632769052528e-36, gpu_ftz: true,
+        reason: "x·tanh(softplus(x)): softplus within 8 + 2·|x| ulp (exp's 3 + 2·|x| through log1p's 5), \
+                 which tanh passes on at most 1:1, tanh's 7 and a rounding. 2⁻¹¹⁹ absolute: a GPU may flush \
+                 exp(x) < 2⁻¹²⁶ (x < −87.3) inside, zeroing results below 88·2⁻¹²⁶",
+    }, NO_F64;
+    "softplus"  : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 11.0, per_abs_x: 4.0, abs: 0.0, gpu_ftz: true,
+        reason: "log1p(exp(βx))/β below the threshold: exp's 3 + 2·|βx| ulp (Vulkan; β ≤ 2 in this bound) \
+                 passed on at most 1:1 by log1p, log1p's 5 and the division's 2.5; x itself above",
+    }, NO_F64;
+    "logsigmoid" : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 9.0, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
+        reason: "min(x, 0) − log1p(exp(−|x|)): exp's 3 + 2·|x| ulp passed on at most 1:1 by log1p, \
+                 log1p's 5, and a sum of two terms of one sign",
+    }, NO_F64;
+    "softsign"  : Unary     : false : Float     : Tolerance::Ulp {
+        ulp: 4.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "x / (1 + |x|): one rounding and a 2.5 ulp division",
+    }, NO_F64;
+    "hardsigmoid" : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 3.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "clamp(x + 3, 0, 6) / 6: one rounding and a 2.5 ulp division (Vulkan)",
+    }, NO_F64;
+    "hardswish" : Unary     : false : Same      : Tolerance::Ulp {
+        ulp: 4.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "x·clamp(x + 3, 0, 6) / 6: two roundings and a 2.5 ulp division (Vulkan)",
+    }, NO_F64;
     "square"    : Unary     : false : Same      : EXACT_ARITH, NO_F64;
     "reciprocal": Unary     : false : Float     : Tolerance::Ulp {
         ulp: 2.5, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
@@ -581,6 +656,40 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
             abs: 0.0,
             gpu_ftz: true,
             reason: "g·exp(x), not g·(y + 1), which cancels as y → −1: exp's 3 + 2·|x| ulp (Vulkan) and a rounding",
+        },
+        "log10" => Tolerance::Ulp {
+            ulp: 9.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g / x (log's rule) and the constant's product: log's 8 ulp and a rounding",
+        },
+        "frac" | "nan_to_num" | "clamp" | "hardtanh" | "relu6" | "leaky_relu" => GRAD_LINEAR,
+        "hardsigmoid" | "hardswish" | "softsign" => Tolerance::Ulp {
+            ulp: 10.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g/6, g·(2x + 3)/6 through the product rule, or the quotient rule of x/(1 + |x|): a few roundings \
+                     and 2.5 ulp divisions",
+        },
+        "elu" | "selu" | "celu" | "softplus" | "logsigmoid" => Tolerance::Ulp {
+            ulp: 12.0,
+            per_abs_x: 4.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "through exp: g·α·exp(x) (expm1's rule), or log1p's g/(1 + e) times exp's e: exp's 3 + 2·|βx| ulp \
+                     (β ≤ 2), a division and a few roundings",
+        },
+        "silu" | "mish" | "gelu" | "gelu_tanh" => Tolerance::Ulp {
+            ulp: 40.0,
+            per_abs_x: 40.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason:
+                "the product rule over sigmoid's, tanh's or erfc's gradient (24 + 4·|a|, 19, 5 + 25·|a| ulp at their \
+                     own arguments a, which grow to 9.5·|x| for gelu_tanh) and the forward factor; the sum is bounded \
+                     at the size of Σ|terms|",
         },
         "exp" | "exp2" => Tolerance::Ulp {
             ulp: 5.0,

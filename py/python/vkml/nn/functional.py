@@ -4,21 +4,39 @@ from .._vkml import (
     adaptive_avg_pool2d,
     avg_pool2d,
     batch_norm,
+    celu,
     conv1d,
     conv2d,
     cross_entropy,
     dropout,
+    elu,
+    gelu,
     group_norm,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
     layer_norm,
+    leaky_relu,
     linear,
     log_softmax,
+    logsigmoid,
     logsumexp,
     max_pool2d,
+    mish,
     mse_loss,
     nll_loss,
+    relu6,
+    selu,
     sigmoid,
+    silu,
     softmax,
+    softplus,
+    softsign,
 )
+
+
+def tanh(input):
+    return input.tanh()
 
 
 def relu(input, inplace=False):
@@ -28,6 +46,21 @@ def relu(input, inplace=False):
 
 
 __all__ = [
+    "celu",
+    "elu",
+    "gelu",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "leaky_relu",
+    "logsigmoid",
+    "mish",
+    "relu6",
+    "selu",
+    "silu",
+    "softplus",
+    "softsign",
+    "tanh",
     "batch_norm",
     "group_norm",
     "layer_norm",

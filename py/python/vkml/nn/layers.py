@@ -338,3 +338,60 @@ class NLLLoss(_Loss):
 class MSELoss(_Loss):
     def forward(self, input, target):
         return F.mse_loss(input, target, self.reduction)
+
+
+class Tanh(Module):
+    def forward(self, input):
+        return input.tanh()
+
+
+class _Activation(Module):
+    """An activation module: keyword arguments are stored (and shown in repr) and passed to its function."""
+
+    _fn = None
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        self._kwargs = kwargs
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+
+    def forward(self, input):
+        return type(self)._fn(input, **{k: getattr(self, k) for k in self._kwargs})
+
+    def extra_repr(self):
+        return ", ".join(f"{k}={getattr(self, k)!r}" for k in self._kwargs)
+
+
+def _activation(name, fn, **defaults):
+    """An nn module class whose __init__ takes `defaults` (positionally, in order, or by keyword), as torch's."""
+
+    def __init__(self, *args, **kwargs):
+        keys = list(defaults)
+        if len(args) > len(keys):
+            raise TypeError(f"{name}() takes at most {len(keys)} arguments ({len(args)} given)")
+        values = dict(defaults)
+        values.update(zip(keys, args))
+        for k, v in kwargs.items():
+            if k not in defaults:
+                raise TypeError(f"{name}.__init__() got an unexpected keyword argument '{k}'")
+            values[k] = v
+        _Activation.__init__(self, **values)
+
+    return type(name, (_Activation,), {"__init__": __init__, "_fn": staticmethod(fn)})
+
+
+GELU = _activation("GELU", F.gelu, approximate="none")
+SiLU = _activation("SiLU", F.silu, inplace=False)
+Mish = _activation("Mish", F.mish, inplace=False)
+ELU = _activation("ELU", F.elu, alpha=1.0, inplace=False)
+SELU = _activation("SELU", F.selu, inplace=False)
+CELU = _activation("CELU", F.celu, alpha=1.0, inplace=False)
+LeakyReLU = _activation("LeakyReLU", F.leaky_relu, negative_slope=0.01, inplace=False)
+Softplus = _activation("Softplus", F.softplus, beta=1.0, threshold=20.0)
+LogSigmoid = _activation("LogSigmoid", F.logsigmoid)
+Softsign = _activation("Softsign", F.softsign)
+Hardsigmoid = _activation("Hardsigmoid", F.hardsigmoid, inplace=False)
+Hardswish = _activation("Hardswish", F.hardswish, inplace=False)
+Hardtanh = _activation("Hardtanh", F.hardtanh, min_val=-1.0, max_val=1.0, inplace=False)
+ReLU6 = _activation("ReLU6", F.relu6, inplace=False)
