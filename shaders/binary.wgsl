@@ -1,5 +1,6 @@
 // Binary elementwise ops (op codes match backend-vulkan/src/binary.rs); both inputs share the compute dtype.
 // @inputs a b
+// @uses special
 // @driver elementwise
 
 fn float_class() -> bool {
@@ -21,6 +22,10 @@ fn fdiv(xb: u32, yb: u32) -> f32 {
             return nan_f32();
         }
         return bitcast<f32>(sign | 0x7f800000u);
+    }
+    if (ax == 0u) {
+        // 0 / y is a signed zero for every nonzero y (lavapipe's 0 / subnormal came out NaN).
+        return bitcast<f32>(sign);
     }
     if (ay > 0x7e800000u && ay < 0x7f800000u) {
         if (ax == 0x7f800000u) {
@@ -98,6 +103,10 @@ fn value_f(e: u32) -> f32 {
         case 6u: { return b2f(blt(xb, yb)); }
         case 7u: { return b2f(blt(xb, yb) || beq(xb, yb)); }
         case 8u: { return b2f(blt(yb, xb)); }
+        case 14u: { return fmod_f(xb, yb); }
+        case 15u: { return atan2_f(xb, yb); }
+        // copysign works on the bits: exact, NaN's sign included.
+        case 16u: { return bitcast<f32>((xb & 0x7fffffffu) | (yb & 0x80000000u)); }
         default: { return b2f(blt(yb, xb) || beq(xb, yb)); }
     }
 }

@@ -24,7 +24,10 @@ fn cmp<T: PartialOrd>(op: BinaryOp, a: T, b: T) -> Option<bool> {
         | BinaryOp::Minimum
         | BinaryOp::BitAnd
         | BinaryOp::BitOr
-        | BinaryOp::BitXor => return None,
+        | BinaryOp::BitXor
+        | BinaryOp::Fmod
+        | BinaryOp::Atan2
+        | BinaryOp::CopySign => return None,
     })
 }
 
@@ -35,6 +38,11 @@ macro_rules! float_op {
             BinaryOp::Add => a + b,
             BinaryOp::Mul => a * b,
             BinaryOp::Div => a / b,
+            // Rust's % on floats is C's fmod, exact.
+            BinaryOp::Fmod => a % b,
+            // In f64, rounded once (for f32; f64 inputs use f64's own atan2).
+            BinaryOp::Atan2 => (a as f64).atan2(b as f64) as $t,
+            BinaryOp::CopySign => a.copysign(b),
             BinaryOp::Maximum => {
                 if a.is_nan() {
                     a
@@ -69,6 +77,8 @@ fn i64_op(op: BinaryOp, a: i64, b: i64) -> i64 {
         BinaryOp::BitAnd => a & b,
         BinaryOp::BitOr => a | b,
         BinaryOp::BitXor => a ^ b,
+        // Float-only ops: the graph refuses integers before they reach a kernel.
+        BinaryOp::Fmod | BinaryOp::Atan2 | BinaryOp::CopySign => 0,
         other => cmp(other, a, b).map_or(0, |c| c as i64),
     }
 }

@@ -23,6 +23,9 @@ pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Dispatch> {
         BinaryOp::BitAnd => 11,
         BinaryOp::BitOr => 12,
         BinaryOp::BitXor => 13,
+        BinaryOp::Fmod => 14,
+        BinaryOp::Atan2 => 15,
+        BinaryOp::CopySign => 16,
     };
     plan(k, "binary", code)
 }

@@ -1,11 +1,11 @@
 //! The Python `Tensor` class: a thin shell over `vkml_core::api::Tensor` with torch's method names and operators.
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use vkml_core::api::promote::Operand;
-use vkml_core::api::{elementwise, Tensor as Core};
+use vkml_core::api::{division, elementwise, pointwise, Tensor as Core};
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::graph::op::{BinaryOp, UnaryOp};
@@ -431,8 +431,71 @@ impl Tensor {
     fn mul(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         Ok(Tensor(elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Mul).py()?))
     }
-    fn div(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        Ok(Tensor(elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Div).py()?))
+    #[pyo3(signature = (other, *, rounding_mode = None))]
+    fn div(&self, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>) -> PyResult<Tensor> {
+        let (a, b) = (Operand::Tensor(self.0.clone()), operand_or_err(other)?);
+        match rounding_mode {
+            None => Ok(Tensor(elementwise::binary(&a, &b, BinaryOp::Div).py()?)),
+            Some("floor") => Ok(Tensor(division::floor_divide(&a, &b).py()?)),
+            Some("trunc") => Err(PyNotImplementedError::new_err(
+                "div(rounding_mode='trunc') is not implemented yet; (a / b).trunc() gives torch's value where the \
+                 quotient rounds correctly",
+            )),
+            Some(other) => Err(PyValueError::new_err(format!(
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
+            ))),
+        }
+    }
+    fn fmod(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(division::fmod(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?).py()?))
+    }
+    fn remainder(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(division::remainder(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?).py()?))
+    }
+    fn floor_divide(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(division::floor_divide(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?).py()?))
+    }
+    fn __mod__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        let Some(b) = operand(o) else { return Ok(None) };
+        Ok(Some(Tensor(division::remainder(&Operand::Tensor(self.0.clone()), &b).py()?)))
+    }
+    fn __rmod__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        let Some(a) = operand(o) else { return Ok(None) };
+        Ok(Some(Tensor(division::remainder(&a, &Operand::Tensor(self.0.clone())).py()?)))
+    }
+    fn __floordiv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        let Some(b) = operand(o) else { return Ok(None) };
+        Ok(Some(Tensor(division::floor_divide(&Operand::Tensor(self.0.clone()), &b).py()?)))
+    }
+    fn __rfloordiv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+        let Some(a) = operand(o) else { return Ok(None) };
+        Ok(Some(Tensor(division::floor_divide(&a, &Operand::Tensor(self.0.clone())).py()?)))
+    }
+    fn atan2(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(
+            elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Atan2).py()?,
+        ))
+    }
+    fn arctan2(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        self.atan2(other)
+    }
+    fn copysign(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        let b = operand_or_err(other)?;
+        Ok(Tensor(elementwise::binary(&Operand::Tensor(self.0.clone()), &b, BinaryOp::CopySign).py()?))
+    }
+    fn hypot(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(pointwise::hypot(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?).py()?))
+    }
+    fn lerp(&self, end: PyRef<'_, Tensor>, weight: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(pointwise::lerp(&self.0, &end.0, &operand_or_err(weight)?).py()?))
+    }
+    #[pyo3(signature = (tensor1, tensor2, *, value = 1.0))]
+    fn addcmul(&self, tensor1: PyRef<'_, Tensor>, tensor2: PyRef<'_, Tensor>, value: f64) -> PyResult<Tensor> {
+        Ok(Tensor(pointwise::addcmul(&self.0, &tensor1.0, &tensor2.0, value).py()?))
+    }
+    #[pyo3(signature = (tensor1, tensor2, *, value = 1.0))]
+    fn addcdiv(&self, tensor1: PyRef<'_, Tensor>, tensor2: PyRef<'_, Tensor>, value: f64) -> PyResult<Tensor> {
+        Ok(Tensor(pointwise::addcdiv(&self.0, &tensor1.0, &tensor2.0, value).py()?))
     }
     fn maximum(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         Ok(Tensor(

@@ -25,6 +25,15 @@ NORM_OVERFLOW = (
     "inputs near the float32 maximum overflow the variance (x² > 3.4e38): torch's float32 kernel returns nan and "
     "vkml's two-pass variance collapses the normalised value; only a float64 computation is right there"
 )
+FMOD_INF = (
+    "torch's vectorized float CPU fmod and remainder compute a − b·trunc(a/b) (floor for remainder): NaN for an "
+    "infinite divisor (inf·0) and for subnormal operands, where its scalar path and C's exact fmod give a finite "
+    "value (or ±inf); vkml computes fmod exactly"
+)
+ADDCMUL_FMA = (
+    "torch's vectorized addcmul fuses x + (v·t1)·t2 into one fmadd, so a product that overflows float32 stays finite "
+    "inside it (inf + (−5e75) = inf); vkml rounds the product first, as the formula reads, and gets inf − inf = nan"
+)
 HARDSWISH_OVERFLOW = (
     "torch computes hardswish above 3 as x·6/6, which overflows to inf for |x| > 3e307 in float64 (its reference "
     "here); vkml returns x (in float32 the float64 reference is finite, so torch's own float32 inf is the outlier)"
@@ -67,6 +76,21 @@ KNOWN = {
             (op, dev, "extreme", dt),
         )
         for op in ("layer_norm", "group_norm")
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [("cpu", "float64")]
+    },
+    **{
+        f"tests/python/test_pointwise.py::test_binary_matrix[{dev}-{op}-extreme-{dt}]": (
+            FMOD_INF,
+            (op, dev, "extreme", dt),
+        )
+        for op in ("fmod", "remainder")
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [("cpu", "float64")]
+    },
+    **{
+        f"tests/python/test_pointwise.py::test_ternary_matrix[{dev}-addcmul-extreme-{dt}]": (
+            ADDCMUL_FMA,
+            ("addcmul", dev, "extreme", dt),
+        )
         for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [("cpu", "float64")]
     },
     "tests/python/test_activation.py::test_matrix[cpu-hardswish-extreme-float64]": (

@@ -142,7 +142,17 @@ impl Tensor {
 pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
     let promoted = result_type(&[a, b]);
     let (compute, out) = match op {
-        BinaryOp::Div => (to_float(promoted), to_float(promoted)),
+        BinaryOp::Div | BinaryOp::Atan2 | BinaryOp::CopySign => (to_float(promoted), to_float(promoted)),
+        BinaryOp::Fmod => {
+            if !promoted.is_float() {
+                return Err(Error::Unsupported(format!(
+                    "fmod and remainder of {} tensors are not implemented (vkml has no integer division yet); \
+                     convert to a float dtype first",
+                    promoted.name()
+                )));
+            }
+            (promoted, promoted)
+        }
         BinaryOp::Add | BinaryOp::Mul | BinaryOp::Maximum | BinaryOp::Minimum => (promoted, promoted),
         BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => {
             if promoted.is_float() {

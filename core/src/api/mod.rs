@@ -4,6 +4,7 @@
 pub mod activation;
 pub mod conv;
 pub mod create;
+pub mod division;
 pub mod elementwise;
 pub mod grad;
 pub mod index;
@@ -15,6 +16,7 @@ pub mod matmul;
 pub mod movement;
 pub mod nn;
 pub mod norm;
+pub mod pointwise;
 pub mod promote;
 pub mod realize;
 pub mod reduce;

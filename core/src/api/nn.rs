@@ -54,12 +54,17 @@ fn out_dtype(x: &Tensor) -> DType {
 /// A composite's own op-table row may refuse a device and dtype its primitives accept (or name the composite in
 /// the error where a primitive would name itself).
 pub(crate) fn declared(op: &str, x: &Tensor) -> Result<()> {
-    let label = crate::dispatch::label(x.device());
+    declared_for(op, x.device(), x.dtype())
+}
+
+/// As `declared`, for an op computing in `dtype` on `device`.
+pub(crate) fn declared_for(op: &str, device: crate::base::buffer::DeviceId, dtype: DType) -> Result<()> {
+    let label = crate::dispatch::label(device);
     let kind = label.split(':').next().unwrap_or_default();
-    match crate::graph::table::unsupported(op, kind, x.dtype()) {
+    match crate::graph::table::unsupported(op, kind, dtype) {
         Some(reason) => Err(Error::Unsupported(format!(
             "{op} is not supported for dtype {} on device '{label}' ({reason})",
-            x.dtype().name()
+            dtype.name()
         ))),
         None => Ok(()),
     }

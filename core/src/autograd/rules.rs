@@ -7,6 +7,7 @@ use crate::api::elementwise::{binary, div, mul, scale, t, where_};
 use crate::api::grad::{GradFn, GradKind};
 use crate::api::promote::Operand;
 use crate::api::Tensor;
+use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::View;
 use crate::graph::op::{BinaryOp, Op, ReduceOp, UnaryOp};
@@ -157,6 +158,47 @@ fn binary_grad(f: &GradFn, b: BinaryOp, g: &Tensor, na: bool, nb: bool) -> Resul
             };
             let ga = if na { Some(keep(&binary(&t(&a), &t(&c), lose_a)?.logical_not()?, &shared)?) } else { None };
             let gb = if nb { Some(keep(&binary(&t(&a), &t(&c), lose_b)?.logical_not()?, &shared)?) } else { None };
+            pair(ga, gb)
+        }
+        BinaryOp::Fmod => {
+            // torch: the divisor's gradient is −g·trunc(a / b); the quotient in f32 at least, since a 16-bit one
+            // rounds across integers (trunc is discontinuous there).
+            let gb = if nb {
+                let wide = |x: Tensor| {
+                    if x.dtype().is_float() && x.dtype().itemsize() < 4 {
+                        x.to_dtype(DType::F32)
+                    } else {
+                        Ok(x)
+                    }
+                };
+                let q = div(&wide(f.saved_input(0)?)?, &wide(f.saved_input(1)?)?)?
+                    .unary(UnaryOp::Trunc)?
+                    .to_dtype(g.dtype())?;
+                Some(mul(g, &q)?.neg()?)
+            } else {
+                None
+            };
+            pair(na.then(|| g.clone()), gb)
+        }
+        BinaryOp::Atan2 => {
+            // torch: g·(b, −a) / (a² + b²) for atan2(a, b).
+            let (a, c) = (f.saved_input(0)?, f.saved_input(1)?);
+            let norm = binary(&t(&mul(&a, &a)?), &t(&mul(&c, &c)?), BinaryOp::Add)?;
+            let ga = if na { Some(div(&mul(g, &c)?, &norm)?) } else { None };
+            let gb = if nb { Some(div(&mul(g, &a)?.neg()?, &norm)?) } else { None };
+            pair(ga, gb)
+        }
+        BinaryOp::CopySign => {
+            // torch: g·(result / a), 0 where a = 0; the sign source gets zeros.
+            let a = f.saved_input(0)?;
+            let ga = if na {
+                let ratio = div(&f.saved_output()?, &a)?;
+                let zero = binary(&t(&a), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Eq)?;
+                Some(mul(g, &where_(&zero, &Operand::Scalar(Scalar::Int(0)), &t(&ratio))?)?)
+            } else {
+                None
+            };
+            let gb = if nb { Some(zeros_like(g)?) } else { None };
             pair(ga, gb)
         }
         BinaryOp::BitAnd

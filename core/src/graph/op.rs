@@ -57,6 +57,10 @@ pub enum BinaryOp {
     Le,
     Gt,
     Ge,
+    /// C's fmod: the remainder with the dividend's sign, exact.
+    Fmod,
+    Atan2,
+    CopySign,
 }
 
 /// Reductions over the trailing `axes` dims of the (permuted) input view.
@@ -174,6 +178,9 @@ impl Op {
                 BinaryOp::Le => "le",
                 BinaryOp::Gt => "gt",
                 BinaryOp::Ge => "ge",
+                BinaryOp::Fmod => "fmod",
+                BinaryOp::Atan2 => "atan2",
+                BinaryOp::CopySign => "copysign",
             },
             Op::Where => "where",
             Op::Cast => "to",

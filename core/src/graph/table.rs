@@ -196,6 +196,18 @@ const NO_F64_NO_INT: &[Unsupported] = &[
     },
 ];
 
+const NO_INT_DIVISION: &[Unsupported] = &[
+    Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" },
+    Unsupported { device: "cpu", dtype: DType::I32, reason: INT_DIVISION },
+    Unsupported { device: "cpu", dtype: DType::I64, reason: INT_DIVISION },
+    Unsupported { device: "cpu", dtype: DType::Bool, reason: INT_DIVISION },
+    Unsupported { device: "vulkan", dtype: DType::I32, reason: INT_DIVISION },
+    Unsupported { device: "vulkan", dtype: DType::I64, reason: INT_DIVISION },
+    Unsupported { device: "vulkan", dtype: DType::Bool, reason: INT_DIVISION },
+];
+const INT_DIVISION: &str = "integer fmod, remainder and floor division are not implemented (no integer division \
+                            kernel yet, and torch's error for a zero divisor needs one); floats only";
+
 macro_rules! rows {
     ($($name:literal : $kind:ident : $prim:literal : $rule:ident : $tol:expr , $uns:expr ;)*) => {
         /// Every public op, in documentation order.
@@ -445,6 +457,46 @@ rows! {
     "le"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
     "gt"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
     "ge"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
+    "fmod"      : Binary    : true  : Promote   : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "the remainder of a float division is representable: long division on the significands' bits, exact \
+                 (subnormals included)",
+    }, NO_INT_DIVISION;
+    "remainder" : Binary    : false : Promote   : Tolerance::Exact {
+        gpu_ftz: true,
+        reason: "fmod, plus the divisor where the signs differ: one correctly rounded addition, as torch computes it",
+    }, NO_INT_DIVISION;
+    "floor_divide": Binary  : false : Promote   : Tolerance::Exact {
+        gpu_ftz: true,
+        reason: "torch's div_floor: (a − fmod(a, b))/b, corrected by signs, floored and rounded up when more than 1/2 \
+                 below: integer results that absorb the division's 2.5 ulp",
+    }, NO_INT_DIVISION;
+    "atan2"     : Binary    : true  : Float     : Tolerance::Ulp {
+        ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "atan of min/max (a 2.5 ulp division, passed on at most 1:1), Cephes' polynomial within 2 ulp, and \
+                 the reflections π/2 − r and π − r with their constants' half ulp",
+    }, NO_F64;
+    "copysign"  : Binary    : true  : Float     : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "|a| with b's sign bit: a bit operation",
+    }, NO_F64;
+    "hypot"     : Binary    : false : Float     : Tolerance::Ulp {
+        ulp: 8.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "m·√(1 + (n/m)²): the quotient's 2.5 ulp reaches 1 + r² at most 3.25u, sqrt halves it and adds its \
+                 5 ulp (Vulkan), one more rounding; no overflow or underflow in between",
+    }, NO_F64;
+    "lerp"      : Ternary   : false : Promote   : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "a + w·(b − a) or b − (b − a)·(1 − w) as torch: three roundings, within γ(n)·(|a| + |w|·(|a| + |b|))",
+    }, NO_F64;
+    "addcmul"   : Ternary   : false : Promote   : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "x + (v·t1)·t2 as torch: three roundings, within γ(n)·(|x| + |v·t1·t2|)",
+    }, NO_F64;
+    "addcdiv"   : Ternary   : false : Promote   : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "x + (v·t1)/t2 as torch: a 2.5 ulp division (Vulkan) and two roundings, within γ(n)·(|x| + |v·t1/t2|)",
+    }, NO_F64;
     "where"     : Ternary   : true  : Promote   : EXACT, NO_F64;
     "sum"       : Reduce    : true  : Accumulate: SUM, NO_F64;
     "mean"      : Reduce    : false : Float     : SUM, NO_F64;
@@ -690,6 +742,15 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
                 "the product rule over sigmoid's, tanh's or erfc's gradient (24 + 4·|a|, 19, 5 + 25·|a| ulp at their \
                      own arguments a, which grow to 9.5·|x| for gelu_tanh) and the forward factor; the sum is bounded \
                      at the size of Σ|terms|",
+        },
+        "fmod" | "remainder" | "copysign" | "lerp" | "addcmul" => GRAD_LINEAR,
+        "atan2" | "hypot" | "addcdiv" => Tolerance::Ulp {
+            ulp: 12.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·(b, −a)/(a² + b²), the chain through m·√(1 + r²), or −g·v·t1/t2²: a few roundings and 2.5 ulp \
+                     divisions, bounded at the size of Σ|terms|",
         },
         "exp" | "exp2" => Tolerance::Ulp {
             ulp: 5.0,

@@ -1,0 +1,124 @@
+"""Binary and ternary pointwise ops beyond arithmetic (fmod, remainder, floor_divide, atan2, copysign, hypot, lerp,
+addcmul, addcdiv) against torch on every device, input class and dtype, forward and backward."""
+
+import numpy as np
+import pytest
+from gradcheck import check_grad, grad_case
+from helpers import case, check_op, error, matrix
+
+BINARY = {
+    "fmod": lambda a, b: a.fmod(b),
+    "remainder": lambda a, b: a % b,
+    "floor_divide": lambda a, b: a // b,
+    "atan2": lambda a, b, lib: lib.atan2(a, b),
+    "copysign": lambda a, b: a.copysign(b),
+    "hypot": lambda a, b: a.hypot(b),
+}
+TERNARY = {
+    "lerp": lambda a, b, w: a.lerp(b, w),
+    "addcmul": lambda x, a, b: x.addcmul(a, b, value=0.5),
+    "addcdiv": lambda x, a, b, lib: lib.addcdiv(x, a, b, value=2.0),
+}
+
+
+@pytest.mark.parametrize(("op", "cls", "dtype"), matrix(BINARY))
+def test_binary_matrix(op, cls, dtype, device):
+    check_op(op, [(5, 7), (5, 7)], BINARY[op], device, cls, dtype)
+
+
+@pytest.mark.parametrize(("op", "cls", "dtype"), matrix(TERNARY))
+def test_ternary_matrix(op, cls, dtype, device):
+    # addcdiv divides by its third input: keep it away from zero (the contract bounds terms of one sign).
+    if isinstance(dtype, tuple):
+        dtype = (*dtype, dtype[1])
+    check_op(op, [(5, 7), (5, 7), (5, 7)], TERNARY[op], device, cls, dtype, domain="positive")
+
+
+SPECIAL = [0.0, -0.0, 1e-40, -1e-40, 1.0, -1.0, 2.5, -7.0, 1e30, -3e38, float("inf"), -float("inf"), float("nan")]
+A, B = np.meshgrid(np.array(SPECIAL, np.float32), np.array(SPECIAL, np.float32))
+GRID_A = np.linspace(-20.0, 20.0, 161, dtype=np.float32)
+GRID_B = np.concatenate([np.linspace(-7.0, -0.25, 40), np.linspace(0.25, 7.0, 40)]).astype(np.float32)
+GA, GB = (v.ravel() for v in np.meshgrid(GRID_A, GRID_B))
+
+# torch's vectorized CPU fmod and remainder compute a − b·trunc(a/b) (floor), NaN for an infinite divisor (inf·0) and
+# for subnormal operands, where C's exact fmod (which vkml computes) is finite; the grid leaves those out for them.
+SUBNORMAL = [(v != 0) & (np.abs(v) < 1.2e-38) for v in (A.ravel(), B.ravel())]
+ORDINARY = np.isfinite(B.ravel()) & ~SUBNORMAL[0] & ~SUBNORMAL[1]
+
+CASES = [
+    *[case(op, [A.ravel(), B.ravel()], BINARY[op]) for op in BINARY if op not in ("fmod", "remainder")],
+    *[case(op, [A.ravel()[ORDINARY], B.ravel()[ORDINARY]], BINARY[op]) for op in ("fmod", "remainder")],
+    *[case(op, [GA, GB], BINARY[op]) for op in BINARY],
+    # exact fmod of huge by tiny (long division over 250 exponents), subnormal divisors
+    case(
+        "fmod", [np.array([3e38, -3e38, 1e30, 7.0, 1e-38]), np.array([1e-45, 3e-39, 0.1, 1e-40, 3e-39])], BINARY["fmod"]
+    ),
+    case("remainder", [(4, 5)], lambda a: a % 1.5),
+    case("remainder", [(4, 5)], lambda a: 2.5 % a, domain="positive"),
+    case("floor_divide", [(4, 5)], lambda a: a // 0.3),
+    case("floor_divide", [(4, 5), (4, 5)], lambda a, b: a.div(b, rounding_mode="floor")),
+    case("floor_divide", [(4, 5)], lambda a, lib: lib.floor_divide(a, -2.0)),
+    case("atan2", [(4, 5)], lambda a: a.arctan2(a.flip(0))),
+    case("copysign", [(4, 5)], lambda a: a.copysign(-1.0)),
+    case("hypot", [np.array([3e38, 1e-40, 0.0, 3.0]), np.array([3e38, 1e-40, 0.0, 4.0])], BINARY["hypot"]),
+    case("lerp", [(4, 5), (4, 5)], lambda a, b: a.lerp(b, 0.75)),
+    case("lerp", [(4, 5), (4, 5)], lambda a, b, lib: lib.lerp(a, b, 0.25)),
+    case("lerp", [np.array([1.0, -3.0, 1e30]), np.array([2.0, 5.0, -1e30])], lambda a, b: a.lerp(b, 1.0)),
+    case("addcmul", [(4, 5), (4, 1), (5,)], lambda x, a, b: x.addcmul(a, b)),  # broadcast, value 1
+    case("addcdiv", [(4, 5), (4, 5), (4, 5)], lambda x, a, b: x.addcdiv(a, b, value=0.1), domain="positive"),
+]
+
+
+@pytest.mark.parametrize("c", CASES)
+def test_case(c, device):
+    c.run(device)
+
+
+ERRORS = [
+    error(
+        "floor_divide",
+        [(3, 4), (3, 4)],
+        lambda a, b: a.div(b, rounding_mode="round"),
+        ValueError,
+        match="rounding_mode",
+    ),
+]
+
+
+@pytest.mark.parametrize("c", ERRORS)
+def test_error(c, device):
+    c.run(device)
+
+
+GRADS = {
+    "fmod": ([(5, 7), (5, 7)], BINARY["fmod"]),
+    "remainder": ([(5, 7), (5, 7)], BINARY["remainder"]),
+    "atan2": ([(5, 7), (5, 7)], BINARY["atan2"]),
+    "copysign": ([(5, 7), (5, 7)], BINARY["copysign"]),
+    "hypot": ([(5, 7), (5, 7)], BINARY["hypot"]),
+    # A scalar weight: a weight tensor's gradient Σ g·(b − a) cancels between terms, beyond what the contract's
+    # magnitude (taken from |inputs|) can bound.
+    "lerp": ([(5, 7), (5, 7)], lambda a, b: a.lerp(b, 0.3)),
+    "addcmul": ([(5, 7), (5, 7), (5, 7)], TERNARY["addcmul"]),
+    "addcdiv": ([(5, 7), (5, 7), (5, 7)], TERNARY["addcdiv"]),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("cls", ["contiguous", "strided", "broadcast", "empty"])
+@pytest.mark.parametrize("op", list(GRADS))
+def test_grad_matrix(op, cls, dtype, device):
+    shapes, f = GRADS[op]
+    if isinstance(dtype, tuple):
+        dtype = (*dtype, dtype[1])
+    check_grad(op, shapes, f, device, cls, dtype, domain="positive" if op in ("addcdiv", "lerp") else "normal")
+
+
+GRAD_CASES = [
+    grad_case("atan2", [GA[:400], GB[:400]], BINARY["atan2"]),
+]
+
+
+@pytest.mark.parametrize("c", GRAD_CASES)
+def test_grad_case(c, device):
+    c.run(device)
