@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use vkml_core::api::promote::Operand;
-use vkml_core::api::{division, elementwise, pointwise, Tensor as Core};
+use vkml_core::api::{division, elementwise, linalg, pointwise, Tensor as Core};
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::graph::op::{BinaryOp, UnaryOp};
@@ -30,6 +30,28 @@ pub fn operand(ob: &Bound<'_, PyAny>) -> Option<Operand> {
         return Some(Operand::Tensor(t.0.clone()));
     }
     scalar(ob).map(Operand::Scalar)
+}
+
+/// var/std's dims and correction: `unbiased` (torch's older flag) and `correction` are exclusive; default 1.
+fn moment_args(
+    dim: Option<&Bound<'_, PyAny>>,
+    unbiased: Option<bool>,
+    correction: Option<f64>,
+) -> PyResult<(Option<Vec<i64>>, f64)> {
+    // var(False) passes the flag positionally in `dim`'s place, as torch accepts.
+    if let Some(flag) = dim.and_then(|d| d.extract::<bool>().ok().filter(|_| d.is_instance_of::<pyo3::types::PyBool>()))
+    {
+        return Ok((None, if flag { 1.0 } else { 0.0 }));
+    }
+    let c = match (unbiased, correction) {
+        (Some(_), Some(_)) => {
+            return Err(PyRuntimeError::new_err("std/var: cannot specify both unbiased and correction"));
+        }
+        (Some(u), None) => f64::from(u8::from(u)),
+        (None, Some(c)) => c,
+        (None, None) => 1.0,
+    };
+    Ok((dims(dim)?, c))
 }
 
 fn operand_or_err(ob: &Bound<'_, PyAny>) -> PyResult<Operand> {
@@ -806,6 +828,44 @@ impl Tensor {
             None => self.0.clone(),
         };
         Ok(Tensor(x.sum(dims(dim)?.as_deref(), keepdim).py()?))
+    }
+    #[pyo3(signature = (dim = None, unbiased = None, keepdim = false, *, correction = None))]
+    fn var(
+        &self,
+        dim: Option<&Bound<'_, PyAny>>,
+        unbiased: Option<bool>,
+        keepdim: bool,
+        correction: Option<f64>,
+    ) -> PyResult<Tensor> {
+        let (dims, c) = moment_args(dim, unbiased, correction)?;
+        Ok(Tensor(self.0.var(dims.as_deref(), c, keepdim).py()?))
+    }
+    #[pyo3(signature = (dim = None, unbiased = None, keepdim = false, *, correction = None))]
+    fn std(
+        &self,
+        dim: Option<&Bound<'_, PyAny>>,
+        unbiased: Option<bool>,
+        keepdim: bool,
+        correction: Option<f64>,
+    ) -> PyResult<Tensor> {
+        let (dims, c) = moment_args(dim, unbiased, correction)?;
+        Ok(Tensor(self.0.std(dims.as_deref(), c, keepdim).py()?))
+    }
+    fn mm(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+        Ok(Tensor(linalg::mm(&self.0, &other.0).py()?))
+    }
+    fn bmm(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+        Ok(Tensor(linalg::bmm(&self.0, &other.0).py()?))
+    }
+    fn dot(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+        Ok(Tensor(linalg::dot(&self.0, &other.0).py()?))
+    }
+    fn outer(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+        Ok(Tensor(linalg::outer(&self.0, &other.0).py()?))
+    }
+    #[pyo3(signature = (mat1, mat2, *, beta = 1.0, alpha = 1.0))]
+    fn addmm(&self, mat1: PyRef<'_, Tensor>, mat2: PyRef<'_, Tensor>, beta: f64, alpha: f64) -> PyResult<Tensor> {
+        Ok(Tensor(linalg::addmm(&self.0, &mat1.0, &mat2.0, beta, alpha).py()?))
     }
     #[pyo3(signature = (dim = None, keepdim = false))]
     fn mean(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Tensor> {

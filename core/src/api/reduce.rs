@@ -28,7 +28,7 @@ fn node_dtype(op: ReduceOp, input: DType) -> DType {
 
 impl Tensor {
     /// The sorted, de-duplicated dims to reduce (`None` or empty = all).
-    fn reduce_dims(&self, dims: Option<&[i64]>) -> Result<Vec<usize>> {
+    pub(crate) fn reduce_dims(&self, dims: Option<&[i64]>) -> Result<Vec<usize>> {
         let n = self.ndim();
         let mut out = match dims {
             None | Some([]) => (0..n).collect::<Vec<_>>(),

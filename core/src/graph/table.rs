@@ -141,6 +141,12 @@ const SUM: Tolerance = Tolerance::Backward {
     gpu_ftz: true,
     reason: "f32 (or exact int64) accumulation in a fixed order per device; any order is within γ(n)·Σ|x|",
 };
+const VARIANCE: Tolerance = Tolerance::Relative {
+    rel: 2.44140625e-4,
+    reason: "two passes: the mean's error cancels to first order (Σ(x − m) = 0), each squared deviation is within \
+             3u, and a sum of n ≤ 4096 positive terms within γ(n): 2⁻¹² relatively; std halves it and adds sqrt's \
+             5 ulp (Vulkan)",
+};
 const MATMUL: Tolerance = Tolerance::Backward {
     gpu_ftz: true,
     reason: "f32 accumulation of K products: |error| ≤ γ(K)·Σ|a||b| for any summation order",
@@ -506,9 +512,20 @@ rows! {
     "amin"      : Reduce    : true  : Same      : EXACT_CMP, NO_F64;
     "min"       : Reduce    : false : Same      : EXACT_CMP, NO_F64;
     "argmin"    : Reduce    : true  : Index     : EXACT_CMP, NO_F64;
+    "var"       : Reduce    : false : Float     : VARIANCE, NO_F64;
+    "std"       : Reduce    : false : Float     : VARIANCE, NO_F64;
     "all"       : Reduce    : false : ToBool    : EXACT_CMP, NO_F64;
     "any"       : Reduce    : false : ToBool    : EXACT_CMP, NO_F64;
     "matmul"    : Matmul    : true  : Promote   : MATMUL, NO_F64_NO_INT;
+    "mm"        : Matmul    : false : Promote   : MATMUL, NO_F64_NO_INT;
+    "bmm"       : Matmul    : false : Promote   : MATMUL, NO_F64_NO_INT;
+    "dot"       : Matmul    : false : Promote   : MATMUL, NO_F64_NO_INT;
+    "addmm"     : Matmul    : false : Promote   : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "β·c + α·(a @ b): f32 accumulation of K products, two scalings and one addition, within \
+                 γ(K + 3)·(|β|·|c| + |α|·Σ|a||b|)",
+    }, NO_F64_NO_INT;
+    "outer"     : Binary    : false : Promote   : EXACT_ARITH, NO_F64;
     "to"        : Cast      : true  : Target    : Tolerance::Exact {
         gpu_ftz: false,
         reason: "moves bits between devices; dtype casts narrow in software with round to nearest even, int→float \
@@ -617,6 +634,11 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "amin"
         | "min"
         | "matmul"
+        | "mm"
+        | "bmm"
+        | "dot"
+        | "addmm"
+        | "outer"
         | "linear"
         | "to"
         | "contiguous"
@@ -649,6 +671,11 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "max_pool2d"
         | "avg_pool2d"
         | "adaptive_avg_pool2d" => GRAD_LINEAR,
+        "var" | "std" => Tolerance::Absolute {
+            abs: 3.814697265625e-6,
+            reason: "2g·(x − m)/(N − c) (over 2·std for std): x − m carries u·|x| + γ(N)·mean|x| absolutely, which no \
+                     relative bound covers where x ≈ m; 2⁻¹⁸ holds for |x|, |g| ≤ 8, N ≤ 4096 and std ≥ 1/8",
+        },
         "batch_norm" | "layer_norm" | "group_norm" => Tolerance::Ulp {
             ulp: 16.0,
             per_abs_x: 0.0,
