@@ -13,7 +13,7 @@ mod pytensor;
 
 use std::sync::{Arc, Once};
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -204,6 +204,35 @@ fn randn(
 }
 
 #[pyfunction]
+#[pyo3(signature = (start, end, steps, dtype = None, device = None))]
+fn linspace(
+    start: f64,
+    end: f64,
+    steps: i64,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
+    let dt = opt_dtype(dtype)?.unwrap_or(DType::F32);
+    Ok(Tensor(Core::linspace(start, end, steps, dt, opt_device(device)?).py()?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (n, m = None, dtype = None, device = None))]
+fn eye(
+    n: i64,
+    m: Option<i64>,
+    dtype: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
+    let m = m.unwrap_or(n);
+    if n < 0 || m < 0 {
+        return Err(PyRuntimeError::new_err(format!("n and m must be non-negative, got n={n}, m={m}")));
+    }
+    let dt = opt_dtype(dtype)?.unwrap_or(DType::F32);
+    Ok(Tensor(Core::eye(n as usize, m as usize, dt, opt_device(device)?).py()?))
+}
+
+#[pyfunction]
 fn manual_seed(seed: u64) {
     create::manual_seed(seed);
 }
@@ -352,6 +381,8 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rand, m)?)?;
     m.add_function(wrap_pyfunction!(randn, m)?)?;
     m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(linspace, m)?)?;
+    m.add_function(wrap_pyfunction!(eye, m)?)?;
     autograd::register(m)?;
     nn::register(m)?;
     activation::register(m)?;

@@ -275,7 +275,14 @@ fn with_dtype(input: &Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<vkml
     }
 }
 
+#[pyfunction]
+#[pyo3(signature = (tensor, num_classes = -1))]
+pub fn one_hot(tensor: PyRef<'_, Tensor>, num_classes: i64) -> PyResult<Tensor> {
+    Ok(Tensor(nn::one_hot(&tensor.0, num_classes).py()?))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(one_hot, m)?)?;
     m.add_function(wrap_pyfunction!(linear, m)?)?;
     m.add_function(wrap_pyfunction!(sigmoid, m)?)?;
     m.add_function(wrap_pyfunction!(softmax, m)?)?;

@@ -851,6 +851,26 @@ impl Tensor {
         let (dims, c) = moment_args(dim, unbiased, correction)?;
         Ok(Tensor(self.0.std(dims.as_deref(), c, keepdim).py()?))
     }
+    fn masked_fill(&self, mask: PyRef<'_, Tensor>, value: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(elementwise::masked_fill(&self.0, &mask.0, &operand_or_err(value)?).py()?))
+    }
+    #[pyo3(signature = (shifts, dims = None))]
+    fn roll(&self, shifts: &Bound<'_, PyAny>, dims: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        let shifts = int_list(shifts)?;
+        let dims = match dims {
+            Some(d) if !d.is_none() => int_list(d)?,
+            _ => vec![],
+        };
+        Ok(Tensor(self.0.roll(&shifts, &dims).py()?))
+    }
+    #[pyo3(signature = (offset = 0, dim1 = 0, dim2 = 1))]
+    fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.diagonal(offset, dim1, dim2).py()?))
+    }
+    #[pyo3(signature = (diagonal = 0))]
+    fn diag(&self, diagonal: i64) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.diag(diagonal).py()?))
+    }
     fn mm(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
         Ok(Tensor(linalg::mm(&self.0, &other.0).py()?))
     }

@@ -39,6 +39,9 @@ FAMILY = {
     **dict.fromkeys(("zero_", "fill_"), "fill"),
     **dict.fromkeys(("zeros", "ones"), "constant"),
     "full": "full",
+    "linspace": "sized",
+    "eye": "pattern",
+    **dict.fromkeys(("masked_fill", "roll", "diagonal", "diag", "one_hot"), "movement"),
     "arange": "arange",
     "tensor": "tensor",
     "from_numpy": "numpy",
@@ -66,6 +69,10 @@ def static_reason(op: str, kind: str | None, cls: str, dtype: str) -> str | None
         return f"{cls}: {op} is built from sizes and scalars, it has no tensor input to stride or broadcast"
     if fam in ("constant", "random") and cls == "mixed":
         return f"mixed: {op} takes no values whose types could mix"
+    if fam in ("sized", "pattern") and cls in ("strided", "broadcast", "mixed"):
+        return f"{cls}: {op} is built from sizes and scalars, it has no tensor input"
+    if fam == "pattern" and cls == "extreme":
+        return f"extreme: {op} writes only zeros and ones"
     if fam == "constant" and cls == "extreme":
         return f"extreme: {op} writes one constant"
     if fam in ("random", "random_like") and cls == "extreme":

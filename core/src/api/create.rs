@@ -95,6 +95,86 @@ impl Tensor {
         Tensor::from_bytes(bytes, &[len], dtype, device)
     }
 
+    /// torch.linspace: `steps` values from start to end, as torch's kernel computes them — in the dtype's
+    /// precision (f32 for 16-bit dtypes, then rounded once), step = (end − start)/(steps − 1), the first half as
+    /// fma(step, i, start) and the second as fma(−step, steps − 1 − i, end), so both ends are exact. Integer dtypes
+    /// truncate start and end first and the values computed in f64 after.
+    pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType, device: DeviceId) -> Result<Tensor> {
+        if steps < 0 {
+            return Err(Error::Runtime("linspace(): number of steps must be non-negative".into()));
+        }
+        if dtype == DType::Bool && steps > 0 {
+            return Err(Error::Unsupported("\"linspace_cpu\" not implemented for 'Bool'".into()));
+        }
+        let limit = match dtype {
+            DType::F16 => Some(("c10::Half", 65504.0)),
+            DType::BF16 => Some(("c10::BFloat16", 3.3895313892515355e38)),
+            DType::I32 => Some(("int32_t", 2147483647.0)),
+            DType::I64 => Some(("int64_t", 9.2e18)),
+            _ => None,
+        };
+        if let Some((name, max)) = limit {
+            if start.abs() > max || end.abs() > max {
+                return Err(Error::Runtime(format!("value cannot be converted to type {name} without overflow")));
+            }
+        }
+        let n = steps as usize;
+        crate::base::view::checked_numel(&[n])?;
+        // One step gives start; otherwise the first half counts up from start and the rest down from end.
+        let half = if n == 1 { 1 } else { n / 2 };
+        let mut bytes = Vec::with_capacity(n * dtype.itemsize());
+        match dtype {
+            DType::F64 | DType::I32 | DType::I64 | DType::Bool => {
+                let ints = dtype != DType::F64;
+                let (s, e) = if ints { (start.trunc(), end.trunc()) } else { (start, end) };
+                let step = if n > 1 { (e - s) / (n - 1) as f64 } else { 0.0 };
+                for i in 0..n {
+                    let v = if i < half { step.mul_add(i as f64, s) } else { (-step).mul_add((n - 1 - i) as f64, e) };
+                    if ints {
+                        push_int(&mut bytes, v as i64, dtype);
+                    } else {
+                        push_float(&mut bytes, v, dtype);
+                    }
+                }
+            }
+            DType::F32 => {
+                let (s, e) = (start as f32, end as f32);
+                let step = if n > 1 { (e - s) / (n - 1) as f32 } else { 0.0 };
+                for i in 0..n {
+                    let v = if i < half { step.mul_add(i as f32, s) } else { (-step).mul_add((n - 1 - i) as f32, e) };
+                    push_float(&mut bytes, f64::from(v), dtype);
+                }
+            }
+            // 16-bit types: every operation rounds to the type, as torch's Half/BFloat16 arithmetic does.
+            DType::F16 | DType::BF16 => {
+                let r = |x: f32| -> f32 {
+                    if dtype == DType::F16 {
+                        half::f16::from_f32(x).to_f32()
+                    } else {
+                        half::bf16::from_f32(x).to_f32()
+                    }
+                };
+                let (s, e) = (r(start as f32), r(end as f32));
+                let step = if n > 1 { r(r(e - s) / (n - 1) as f32) } else { 0.0 };
+                for i in 0..n {
+                    let v = if i < half { r(s + r(step * i as f32)) } else { r(e - r(step * (n - 1 - i) as f32)) };
+                    push_float(&mut bytes, f64::from(v), dtype);
+                }
+            }
+        }
+        Tensor::from_bytes(bytes, &[n], dtype, device)
+    }
+
+    /// torch.eye: ones where row = column, built on the device from two index ranges.
+    pub fn eye(n: usize, m: usize, dtype: DType, device: DeviceId) -> Result<Tensor> {
+        let idx = |len: usize| -> Result<Tensor> {
+            Tensor::arange(Scalar::Int(0), Scalar::Int(len as i64), Scalar::Int(1), DType::I64, device)
+        };
+        let rows = idx(n)?.unsqueeze(1)?;
+        let cols = idx(m)?.unsqueeze(0)?;
+        super::elementwise::binary(&rows.into(), &cols.into(), crate::graph::op::BinaryOp::Eq)?.to_dtype(dtype)
+    }
+
     pub fn rand(shape: &[usize], dtype: DType, device: DeviceId) -> Result<Tensor> {
         Tensor::random(shape, dtype, device, false)
     }

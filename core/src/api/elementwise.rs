@@ -230,3 +230,47 @@ pub fn where_(cond: &Tensor, a: &Operand, b: &Operand) -> Result<Tensor> {
     let cond = cond.expand(&shape)?;
     Tensor::make(Op::Where, &[&cond, &ts[0], &ts[1]], shape, dtype, device)
 }
+
+/// `masked_fill(x, mask, value)`: `value` (a number, or a 0-d tensor) where the bool `mask` (broadcast to x) is
+/// set; x's dtype and shape are kept, as torch.
+pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Operand) -> Result<Tensor> {
+    if mask.dtype() != DType::Bool {
+        return Err(Error::Runtime(format!(
+            "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+            mask.dtype().name()
+        )));
+    }
+    if let Operand::Tensor(v) = value {
+        if v.ndim() != 0 {
+            return Err(Error::Runtime(format!(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+                v.ndim()
+            )));
+        }
+    }
+    let shape = broadcast_shapes(x.shape(), mask.shape())?;
+    if shape != x.shape() {
+        return Err(Error::Runtime(format!(
+            "The expanded size of the mask ({:?}) must match the existing size ({:?}) of the tensor",
+            mask.shape(),
+            x.shape()
+        )));
+    }
+    let v = match value {
+        // A 0-d value may live on another device (torch accepts a CPU scalar tensor with a GPU x).
+        Operand::Tensor(v) => Operand::Tensor(v.to_device(x.device())?.to_dtype(x.dtype())?),
+        Operand::Scalar(s) => {
+            if !x.dtype().is_float() && matches!(s, Scalar::Float(_)) {
+                // torch casts a float value into an integer tensor's dtype (truncating).
+                Operand::Scalar(Scalar::Int(s.as_f64() as i64))
+            } else {
+                Operand::Scalar(*s)
+            }
+        }
+    };
+    let v = match v {
+        Operand::Scalar(s) => Operand::Tensor(scalar_tensor(s, x.dtype(), x.device())?),
+        other => other,
+    };
+    where_(&mask.expand(&shape)?, &v, &Operand::Tensor(x.clone()))
+}

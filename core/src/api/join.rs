@@ -9,8 +9,10 @@ use crate::util::error::{Error, Result};
 
 /// `torch.cat(tensors, dim)`.
 pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
-    // torch skips legacy empty 1-d tensors of shape (0,) when other inputs have more dims.
-    let parts: Vec<&Tensor> = tensors.iter().filter(|t| !(t.ndim() == 1 && t.numel() == 0)).collect();
+    // torch skips legacy empty 1-d tensors of shape (0,) when other inputs have more dims (among 1-d inputs they
+    // are ordinary parts, and keep their history).
+    let legacy = |t: &&Tensor| t.ndim() == 1 && t.numel() == 0 && tensors.iter().any(|o| o.ndim() != 1);
+    let parts: Vec<&Tensor> = tensors.iter().filter(|t| !legacy(t)).collect();
     let first = match (parts.first(), tensors.first()) {
         (Some(t), _) => *t,
         (None, Some(t)) => return t.copy(),

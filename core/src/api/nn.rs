@@ -420,3 +420,37 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
     let v = binary(&binary(&t(&n), &s(std), BinaryOp::Mul)?.into(), &s(mean), BinaryOp::Add)?;
     super::grad::no_grad(|| x.assign(&v))
 }
+
+/// `one_hot(x, num_classes)`: int64 indices to rows of 0/1 (int64); num_classes = −1 takes max + 1. The values are
+/// checked against the class count as torch's CPU kernel does, which reads them (a realization point).
+pub fn one_hot(x: &Tensor, num_classes: i64) -> Result<Tensor> {
+    if x.dtype() != DType::I64 {
+        return Err(Error::Runtime("one_hot is only applicable to index tensor of type LongTensor.".into()));
+    }
+    let n = x.numel();
+    let bounds = if n == 0 {
+        None
+    } else {
+        let both = super::join::cat(&[x.amin(None, false)?.reshape(&[1])?, x.amax(None, false)?.reshape(&[1])?], 0)?;
+        let v = i64_words(&read_bytes(&both)?);
+        Some((v[0], v[1]))
+    };
+    let classes = match (num_classes, bounds) {
+        (-1, None) => {
+            return Err(Error::Runtime("Can not infer total number of classes from empty tensor.".into()));
+        }
+        (-1, Some((_, hi))) => hi + 1,
+        (c, _) if c < -1 => return Err(Error::Runtime("num_classes should be positive".into())),
+        (c, _) => c,
+    };
+    if let Some((lo, hi)) = bounds {
+        if lo < 0 {
+            return Err(Error::Runtime("Class values must be non-negative.".into()));
+        }
+        if hi >= classes {
+            return Err(Error::Runtime("Class values must be smaller than num_classes.".into()));
+        }
+    }
+    let range = Tensor::arange(Scalar::Int(0), Scalar::Int(classes), Scalar::Int(1), DType::I64, x.device())?;
+    binary(&t(&x.unsqueeze(-1)?), &t(&range), BinaryOp::Eq)?.to_dtype(DType::I64)
+}

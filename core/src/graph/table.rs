@@ -238,6 +238,12 @@ rows! {
         gpu_ftz: false,
         reason: "values computed on the host in f64 as torch does, then rounded once and uploaded",
     }, NO_F64;
+    "linspace"  : Creation  : false : Target    : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "values computed on the host as torch's kernel does (in the dtype's precision, each half counted \
+                 from its own end), then uploaded",
+    }, NO_F64;
+    "eye"       : Creation  : false : Target    : EXACT, NO_F64;
     "rand"      : Creation  : true  : Target    : Tolerance::Exact {
         gpu_ftz: false,
         reason: "Philox-4x32-10 bits and 24-bit integer scaling: the same bits on every device",
@@ -554,6 +560,11 @@ rows! {
     "unbind"    : Movement  : false : Same      : EXACT, NO_F64;
     "tril"      : Movement  : false : Same      : EXACT, NO_F64;
     "triu"      : Movement  : false : Same      : EXACT, NO_F64;
+    "masked_fill": Movement : false : Same      : EXACT, NO_F64;
+    "roll"      : Movement  : false : Same      : EXACT, NO_F64;
+    "diagonal"  : Movement  : false : Same      : EXACT, NO_F64;
+    "diag"      : Movement  : false : Same      : EXACT, NO_F64;
+    "one_hot"   : Movement  : false : Index     : EXACT, NO_F64;
     "linear"    : Matmul    : false : Promote   : MATMUL_BIAS, NO_F64_NO_INT;
     "sigmoid"   : Unary     : false : Float     : Tolerance::Ulp {
         ulp: 6.5, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
@@ -664,6 +675,10 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "unbind"
         | "tril"
         | "triu"
+        | "masked_fill"
+        | "roll"
+        | "diagonal"
+        | "diag"
         | "nll_loss"
         | "mse_loss"
         | "conv1d"

@@ -69,6 +69,8 @@ full = _creator(_vkml.full)
 arange = _creator(_vkml.arange)
 rand = _creator(_vkml.rand)
 randn = _creator(_vkml.randn)
+linspace = _creator(_vkml.linspace)
+eye = _creator(_vkml.eye)
 
 
 class no_grad:
@@ -153,7 +155,7 @@ for _name in (
     "unbind softmax log_softmax logsumexp sigmoid sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh "
     "arcsin arccos arctan arcsinh arccosh arctanh erf erfc expm1 log1p log10 frac isnan isinf isfinite nan_to_num "
     "clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot lerp addcmul addcdiv "
-    "var std mm bmm dot outer addmm"
+    "var std mm bmm dot outer addmm masked_fill roll diagonal diag"
 ).split():
     globals()[_name] = _method(_name)
 del _name
