@@ -3,7 +3,7 @@
 import type { Tensor as WasmTensor } from "./pkg/vkml_web.js";
 
 export {
-  tensor, zeros, ones, full, rand, randn, arange, manual_seed, no_grad, is_grad_enabled, init_webgpu,
+  tensor, zeros, ones, full, rand, randn, arange, linspace, eye, manual_seed, no_grad, is_grad_enabled, init_webgpu,
   best_device, devices, load_safetensors,
 } from "./pkg/vkml_web.js";
 
@@ -28,6 +28,12 @@ export interface Tensor extends WasmTensor {
   bitwise_and(other: Operand): Tensor;
   bitwise_or(other: Operand): Tensor;
   bitwise_xor(other: Operand): Tensor;
+  fmod(other: Operand): Tensor;
+  remainder(other: Operand): Tensor;
+  floor_divide(other: Operand): Tensor;
+  atan2(other: Operand): Tensor;
+  copysign(other: Operand): Tensor;
+  hypot(other: Operand): Tensor;
   /** Python's `t[...]`: numbers, slice strings ("1:3", ":", "::2"), null (new axis), "...". */
   get(...items: (number | string | null)[]): Tensor;
   /** Python's `t[...] = value`. */
@@ -90,6 +96,21 @@ export declare const nn: {
     & TensorOptions)?]>;
   GroupNorm: ModuleClass<[number, number, ({ eps?: number; affine?: boolean } & TensorOptions)?]>;
   ReLU: ModuleClass<[]>;
+  Tanh: ModuleClass<[]>;
+  GELU: ModuleClass<[approximate?: "none" | "tanh"]>;
+  SiLU: ModuleClass<[]>;
+  Mish: ModuleClass<[]>;
+  ELU: ModuleClass<[alpha?: number]>;
+  SELU: ModuleClass<[]>;
+  CELU: ModuleClass<[alpha?: number]>;
+  LeakyReLU: ModuleClass<[negative_slope?: number]>;
+  Softplus: ModuleClass<[beta?: number, threshold?: number]>;
+  LogSigmoid: ModuleClass<[]>;
+  Softsign: ModuleClass<[]>;
+  Hardsigmoid: ModuleClass<[]>;
+  Hardswish: ModuleClass<[]>;
+  Hardtanh: ModuleClass<[min_val?: number, max_val?: number]>;
+  ReLU6: ModuleClass<[]>;
   Sigmoid: ModuleClass<[]>;
   Identity: ModuleClass<[]>;
   Softmax: ModuleClass<[number]>;
@@ -119,6 +140,22 @@ export declare const nn: {
     adaptive_avg_pool2d(x: Tensor, output_size: Pair): Tensor;
     relu(x: Tensor): Tensor;
     sigmoid(x: Tensor): Tensor;
+    tanh(x: Tensor): Tensor;
+    gelu(x: Tensor, options?: { approximate?: "none" | "tanh" }): Tensor;
+    silu(x: Tensor): Tensor;
+    mish(x: Tensor): Tensor;
+    elu(x: Tensor, alpha?: number): Tensor;
+    selu(x: Tensor): Tensor;
+    celu(x: Tensor, alpha?: number): Tensor;
+    leaky_relu(x: Tensor, negative_slope?: number): Tensor;
+    softplus(x: Tensor, beta?: number, threshold?: number): Tensor;
+    logsigmoid(x: Tensor): Tensor;
+    softsign(x: Tensor): Tensor;
+    hardsigmoid(x: Tensor): Tensor;
+    hardswish(x: Tensor): Tensor;
+    hardtanh(x: Tensor, min_val?: number, max_val?: number): Tensor;
+    relu6(x: Tensor): Tensor;
+    one_hot(x: Tensor, num_classes?: number): Promise<Tensor>;
     softmax(x: Tensor, dim: number): Tensor;
     log_softmax(x: Tensor, dim: number): Tensor;
     dropout(x: Tensor, options?: { p?: number; training?: boolean }): Tensor;

@@ -16,7 +16,8 @@ export const Tensor = wasm.Tensor;
 
 // One name per binary op: a tensor or a number (or boolean) on the right, as in Python.
 const BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
-  "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"];
+  "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "remainder",
+  "floor_divide", "atan2", "copysign", "hypot"];
 for (const name of BINARY) {
   const withTensor = Tensor.prototype[`${name}_tensor`];
   const withScalar = Tensor.prototype[`${name}_scalar`];
@@ -52,7 +53,7 @@ Tensor.prototype.toString = function () {
 };
 
 export const {
-  tensor, zeros, ones, full, rand, randn, arange, manual_seed, no_grad, is_grad_enabled, init_webgpu,
+  tensor, zeros, ones, full, rand, randn, arange, linspace, eye, manual_seed, no_grad, is_grad_enabled, init_webgpu,
   best_device, devices, load_safetensors,
 } = wasm;
 

@@ -10,6 +10,7 @@ Environment:
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -126,6 +127,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     _STATE["report"], _STATE["strict"] = report, _full_run(session)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "coverage.md").write_text(report.markdown())
+    measured = {}
+    for (op, kind), m in sorted(helpers.MEASURED.items()):
+        measured.setdefault(op, {})[kind] = {k: float(f"{v:.4g}") for k, v in m.items()}
+    (OUT / "numerics.json").write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
     if _STATE["strict"] and report.empty and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 

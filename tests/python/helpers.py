@@ -24,6 +24,10 @@ import vkml
 from coverage_matrix import CLASSES, DTYPES, FLOATS, INTS, REG, device_matches, static_reason  # noqa: F401
 
 DEVICES: list[str] = []  # filled once per session by conftest.pytest_configure
+# The largest error each op showed against torch, per device kind: (op, "cpu" | "vulkan" | "floor") ->
+# {"ulp": units in the last place of the output dtype, "share": the fraction of the contract's bound used}.
+# conftest writes it to tests/out/numerics.json; tools/numerics.py turns it into docs/numerics.md.
+MEASURED: dict[tuple[str, str], dict[str, float]] = {}
 HALF = ("float16", "bfloat16")
 # Pairs for the "mixed" class; the cell is the promoted dtype (torch.result_type), so every column but bool is reached.
 MIXED = (
@@ -555,6 +559,30 @@ def _compare(row: dict, ref: Reference, specs: list[Spec], ours: list, device: s
                 ok |= _mask(tol, alt, i, dt, values, unary, flush_out=True)
         detail = f"{what} (output {i}, {dt}, {tol['kind']}: {tol.get('reason')})"
         assert np.all(ok), _explain(ok, values, ref, i, detail, against)
+        if against is None and is_float(dt):
+            _measure(row, tol, ref, i, dt, values, unary, device)
+
+
+def _measure(row: dict, tol: dict, ref: Reference, i: int, dt: str, values, unary: bool, device: str) -> None:
+    """Record the largest error of float output i against torch, among elements the unflushed contract covers (an
+    element a GPU got right only by flushing a subnormal is not an error of the formula)."""
+    if tol["kind"] == "exact":
+        err_ulp = share = 0.0
+    else:
+        special, center, bound = _bound(tol, ref, i, dt, unary)
+        values = np.asarray(values, np.float64)
+        covered = bound_ok(values, special, center, bound) & np.isfinite(special) & np.isfinite(values)
+        if not covered.any():
+            return
+        err = np.abs(values - center)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            units = np.where(covered, err / ulp_of(special, dt), 0.0)
+            shares = np.where(covered & (np.broadcast_to(bound, err.shape) > 0), err / bound, 0.0)
+        err_ulp, share = float(np.nanmax(units)), float(np.nanmax(shares))
+    kind = "cpu" if device == "cpu" else ("floor" if device.endswith(":floor") else "vulkan")
+    seen = MEASURED.setdefault((row["name"], kind), {"ulp": 0.0, "share": 0.0})
+    seen["ulp"] = max(seen["ulp"], err_ulp)
+    seen["share"] = max(seen["share"], share)
 
 
 def names_device(message: str, device: str) -> bool:

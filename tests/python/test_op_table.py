@@ -1,6 +1,10 @@
 """The op table and dtype objects: every public op has a row with a tolerance that states its reason; dtypes and
 torch.result_type-style promotion."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import torch
 import vkml
@@ -61,3 +65,10 @@ def test_result_type(a, b):
 
     expect = torch.result_type(operand(torch, a), operand(torch, b))
     assert vkml.result_type(operand(vkml, a), operand(vkml, b)).name == str(expect).removeprefix("torch.")
+
+
+def test_numerics_doc_is_fresh():
+    """docs/numerics.md is generated from the op table (and the committed measurements): it must match."""
+    tool = Path(__file__).resolve().parents[2] / "tools" / "numerics.py"
+    done = subprocess.run([sys.executable, str(tool), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -79,7 +79,7 @@ export async function forwardCase(vkml, c, device) {
   const gpu = device !== "cpu";
   const run = async (dev) => {
     const xs = c.inputs.map((s) => input(vkml, s, dev).t);
-    const result = call(vkml, c, xs);
+    const result = await call(vkml, c, xs);  // one_hot is async
     const outs = Array.isArray(result) ? result : [result];
     for (const o of outs) if (o.device !== dev) throw new Error(`result on ${o.device}, expected ${dev}`);
     return { outs, values: await Promise.all(outs.map(numbers)) };
@@ -105,7 +105,7 @@ export async function forwardCase(vkml, c, device) {
 /** Gradients of Σ⟨w, out⟩ against torch's float64 gradients under the op's gradient contract. */
 export async function gradCase(vkml, c, device) {
   const ins = c.inputs.map((s) => input(vkml, s, device, s.dtype === "float32"));
-  const out = call(vkml, c, ins.map((i) => i.t));
+  const out = await call(vkml, c, ins.map((i) => i.t));
   const w = vkml.tensor(values(c.weights[0].data), { shape: c.weights[0].shape, dtype: "float32", device });
   out.mul(w).sum().backward();
   for (let k = 0; k < ins.length; k++) {

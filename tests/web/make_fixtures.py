@@ -68,6 +68,24 @@ UNARY = [
 POSITIVE = {"log", "sqrt", "rsqrt", "log2"}
 DOMAIN = {"asin": "unit", "acos": "unit", "atanh": "unit", "acosh": "above1", "sinh": "wide", "cosh": "wide"}
 BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge"]
+BINARY_MORE = ["fmod", "remainder", "floor_divide", "atan2", "copysign", "hypot"]
+CLASSIFY = ["isnan", "isinf", "isfinite"]
+# (op, extra positional arguments): the kinks at ±3 and 6 and the softplus threshold lie in the "wide" domain.
+ACTIVATIONS = [
+    ("silu", []),
+    ("mish", []),
+    ("elu", [0.5]),
+    ("selu", []),
+    ("celu", [2.0]),
+    ("leaky_relu", [0.2]),
+    ("softplus", []),
+    ("logsigmoid", []),
+    ("softsign", []),
+    ("hardsigmoid", []),
+    ("hardswish", []),
+    ("hardtanh", [-0.5, 2.0]),
+    ("relu6", []),
+]
 ALL = ("contiguous", "transposed", "broadcast", "extreme")
 CASES = (
     [
@@ -192,6 +210,28 @@ CASES = (
             "normal",
             ("contiguous",),
         ),
+        ("log10", "log10", [(4, 5)], [], None, "float32", "positive", ALL),
+        ("frac", "frac", [(4, 5)], [], None, "float32", "wide", ALL),
+        *[(u, u, [(4, 5)], [], None, "float32", "normal", ("contiguous", "extreme")) for u in CLASSIFY],
+        ("nan_to_num", "nan_to_num", [(4, 5)], [], None, "float32", "normal", ("extreme",)),
+        *[(a, F + a, [(4, 5)], args, None, "float32", "wide", ALL) for a, args in ACTIVATIONS],
+        ("gelu", F + "gelu", [(4, 5)], [], None, "float32", "normal", ALL),
+        ("gelu_tanh", F + "gelu", [(4, 5)], [], {"approximate": "tanh"}, "float32", "normal", ("contiguous",)),
+        *[(b, b, [(4, 5), (4, 5)], [], None, "float32", "normal", ("contiguous", "transposed")) for b in BINARY_MORE],
+        ("remainder", "remainder", [(4, 5)], [1.5], None, "float32", "normal", ("contiguous",)),
+        ("clamp", "clamp", [(4, 5)], [-0.5, 0.5], None, "float32", "normal", ("contiguous", "extreme")),
+        ("var", "var", [(5, 7)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("std", "std", [(5, 7)], [0], None, "float32", "normal", ("contiguous",)),
+        ("mm", "mm", [(5, 7), (7, 3)], [], None, "float32", "normal", ("contiguous", "transposed")),
+        ("bmm", "bmm", [(2, 5, 7), (2, 7, 3)], [], None, "float32", "normal", ("contiguous",)),
+        ("dot", "dot", [(9,), (9,)], [], None, "float32", "normal", ("contiguous",)),
+        ("outer", "outer", [(4,), (3,)], [], None, "float32", "normal", ("contiguous",)),
+        ("masked_fill", "masked_fill", [(4, 5), (4, 5)], [2.5], None, ("float32", "bool"), "normal", ("contiguous",)),
+        ("roll", "roll", [(4, 5)], [[1, -2], [0, 1]], None, "float32", "normal", ("contiguous", "transposed")),
+        ("diagonal", "diagonal", [(4, 5)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("diag", "diag", [(4, 5)], [], None, "float32", "normal", ("contiguous",)),
+        ("diag", "diag", [(4,)], [1], None, "float32", "normal", ("contiguous",)),
+        ("one_hot", F + "one_hot", [LABELS], [3], None, "int64", "normal", ("contiguous",)),
         ("group_norm", F + "group_norm", [(2, 4, 3)], [2], None, "float32", "normal", ("contiguous",)),
         # Eval mode (running statistics): inputs x, running mean and var, weight, bias, all positive.
         (

@@ -2,6 +2,7 @@
 //! math and the optimizers are the Rust ones; the npm package's `index.js` only arranges them into `vkml.nn` and
 //! `vkml.optim`, dispatches tensor-or-number arguments, and adds `Module` classes that users can subclass.
 
+mod activation;
 mod convert;
 mod device;
 mod io;

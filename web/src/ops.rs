@@ -8,6 +8,7 @@ use vkml_core::api::index::IndexItem;
 use vkml_core::api::logical::logical;
 use vkml_core::api::promote::Operand;
 use vkml_core::api::Tensor as Core;
+use vkml_core::api::{division, linalg, pointwise};
 use vkml_core::base::scalar::Scalar;
 use vkml_core::graph::op::{BinaryOp, UnaryOp};
 
@@ -56,6 +57,13 @@ fn ints(v: &JsValue, what: &str) -> JsResult<Vec<i64>> {
     arr.iter().map(|d| int(d.as_f64().unwrap_or(f64::NAN), what)).collect()
 }
 
+/// var/std's options: `{correction = 1, keepdim = false}`.
+fn moment_options(options: &JsValue) -> JsResult<(f64, bool)> {
+    let c = crate::convert::opt_f64(options, "correction")?.unwrap_or(1.0);
+    let k = crate::convert::opt_bool(options, "keepdim")?.unwrap_or(false);
+    Ok((c, k))
+}
+
 /// Each binary op as `<op>_tensor(t)` and `<op>_scalar(x)`.
 macro_rules! binary_methods {
     ($($tensor:ident, $scalar:ident => $f:expr;)*) => {
@@ -93,6 +101,12 @@ binary_methods! {
     logical_or_tensor, logical_or_scalar => |a, b| logical(a, b, BinaryOp::BitOr);
     logical_xor_tensor, logical_xor_scalar => |a, b| logical(a, b, BinaryOp::BitXor);
     bitwise_and_tensor, bitwise_and_scalar => |a, b| binary(a, b, BinaryOp::BitAnd);
+    fmod_tensor, fmod_scalar => division::fmod;
+    remainder_tensor, remainder_scalar => division::remainder;
+    floor_divide_tensor, floor_divide_scalar => division::floor_divide;
+    atan2_tensor, atan2_scalar => |a, b| binary(a, b, BinaryOp::Atan2);
+    copysign_tensor, copysign_scalar => |a, b| binary(a, b, BinaryOp::CopySign);
+    hypot_tensor, hypot_scalar => pointwise::hypot;
     bitwise_or_tensor, bitwise_or_scalar => |a, b| binary(a, b, BinaryOp::BitOr);
     bitwise_xor_tensor, bitwise_xor_scalar => |a, b| binary(a, b, BinaryOp::BitXor);
 }
@@ -146,6 +160,11 @@ unary_methods! {
     expm1 => |t| t.unary(UnaryOp::Expm1);
     log1p => |t| t.unary(UnaryOp::Log1p);
     logical_not => |t| t.logical_not();
+    log10 => |t| t.log10();
+    frac => |t| t.frac();
+    isnan => |t| t.isnan();
+    isinf => |t| t.isinf();
+    isfinite => |t| t.isfinite();
     bitwise_not => |t| t.bitwise_not();
     t => |t| t.t();
 }
@@ -157,6 +176,67 @@ impl Tensor {
     }
 
     /// `t.sum()`, `t.sum(dim)`, `t.sum([d0, d1], keepdim)`.
+    /// `var(dim, {correction = 1, keepdim = false})`.
+    pub fn var(&self, dim: JsValue, options: JsValue) -> JsResult<Tensor> {
+        let (c, k) = moment_options(&options)?;
+        ok(self.core()?.var(dims(&dim)?.as_deref(), c, k))
+    }
+
+    /// `std(dim, {correction = 1, keepdim = false})`.
+    pub fn std(&self, dim: JsValue, options: JsValue) -> JsResult<Tensor> {
+        let (c, k) = moment_options(&options)?;
+        ok(self.core()?.std(dims(&dim)?.as_deref(), c, k))
+    }
+
+    /// `nan_to_num(nan = 0, posinf, neginf)`.
+    pub fn nan_to_num(&self, nan: Option<f64>, posinf: Option<f64>, neginf: Option<f64>) -> JsResult<Tensor> {
+        ok(self.core()?.nan_to_num(nan.unwrap_or(0.0), posinf, neginf))
+    }
+
+    /// `clamp(min, max)` with numbers (null or undefined for no bound).
+    pub fn clamp(&self, min: Option<f64>, max: Option<f64>) -> JsResult<Tensor> {
+        let lo = min.map(|v| Operand::Scalar(Scalar::Float(v)));
+        let hi = max.map(|v| Operand::Scalar(Scalar::Float(v)));
+        ok(vkml_core::api::activation::clamp(self.core()?, lo.as_ref(), hi.as_ref()))
+    }
+
+    pub fn mm(&self, other: &Tensor) -> JsResult<Tensor> {
+        ok(linalg::mm(self.core()?, other.core()?))
+    }
+
+    pub fn bmm(&self, other: &Tensor) -> JsResult<Tensor> {
+        ok(linalg::bmm(self.core()?, other.core()?))
+    }
+
+    pub fn dot(&self, other: &Tensor) -> JsResult<Tensor> {
+        ok(linalg::dot(self.core()?, other.core()?))
+    }
+
+    pub fn outer(&self, other: &Tensor) -> JsResult<Tensor> {
+        ok(linalg::outer(self.core()?, other.core()?))
+    }
+
+    /// `masked_fill(mask, value)` with a number.
+    pub fn masked_fill(&self, mask: &Tensor, value: JsValue) -> JsResult<Tensor> {
+        ok(vkml_core::api::elementwise::masked_fill(self.core()?, mask.core()?, &scalar(&value)?))
+    }
+
+    /// `roll(shifts, dims)`: numbers or arrays; no dims rolls the flattened tensor.
+    pub fn roll(&self, shifts: JsValue, dims: JsValue) -> JsResult<Tensor> {
+        let shifts = self::dims(&shifts)?.unwrap_or_default();
+        let dims = self::dims(&dims)?.unwrap_or_default();
+        ok(self.core()?.roll(&shifts, &dims))
+    }
+
+    pub fn diagonal(&self, offset: Option<i32>, dim1: Option<i32>, dim2: Option<i32>) -> JsResult<Tensor> {
+        let (o, d1, d2) = (offset.unwrap_or(0), dim1.unwrap_or(0), dim2.unwrap_or(1));
+        ok(self.core()?.diagonal(o.into(), d1.into(), d2.into()))
+    }
+
+    pub fn diag(&self, diagonal: Option<i32>) -> JsResult<Tensor> {
+        ok(self.core()?.diag(diagonal.unwrap_or(0).into()))
+    }
+
     pub fn sum(&self, dim: JsValue, keepdim: Option<bool>) -> JsResult<Tensor> {
         ok(self.core()?.sum(dims(&dim)?.as_deref(), keepdim.unwrap_or(false)))
     }

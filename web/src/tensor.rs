@@ -97,6 +97,23 @@ pub fn arange(start: f64, end: f64, step: Option<f64>, options: JsValue) -> JsRe
     Ok(Tensor::wrap(t))
 }
 
+/// `linspace(start, end, steps, {dtype, device})`.
+#[wasm_bindgen]
+pub fn linspace(start: f64, end: f64, steps: f64, options: JsValue) -> JsResult<Tensor> {
+    let dtype = opt_dtype(&options)?.unwrap_or(DType::F32);
+    let device = parse(opt_string(&options, "device")?)?;
+    Ok(Tensor::wrap(Core::linspace(start, end, steps as i64, dtype, device).js()?))
+}
+
+/// `eye(n, m = n, {dtype, device})`.
+#[wasm_bindgen]
+pub fn eye(n: f64, m: Option<f64>, options: JsValue) -> JsResult<Tensor> {
+    let dtype = opt_dtype(&options)?.unwrap_or(DType::F32);
+    let device = parse(opt_string(&options, "device")?)?;
+    let size = |v: f64| crate::convert::usize_of(v, "eye size");
+    Ok(Tensor::wrap(Core::eye(size(n)?, size(m.unwrap_or(n))?, dtype, device).js()?))
+}
+
 #[wasm_bindgen]
 impl Tensor {
     /// The sizes, as a plain array of numbers.

@@ -211,7 +211,7 @@ fn host_i64(x: &Tensor) -> Result<Vec<i64>> {
     }
 }
 
-fn i64_words(b: &[u8]) -> Vec<i64> {
+pub(crate) fn i64_words(b: &[u8]) -> Vec<i64> {
     b.chunks_exact(8).map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect()
 }
 
@@ -422,19 +422,34 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
 }
 
 /// `one_hot(x, num_classes)`: int64 indices to rows of 0/1 (int64); num_classes = −1 takes max + 1. The values are
-/// checked against the class count as torch's CPU kernel does, which reads them (a realization point).
+/// checked against the class count as torch's CPU kernel does, which reads them (a realization point; a browser
+/// reads `one_hot_range` itself, asynchronously, and calls `one_hot_checked`).
 pub fn one_hot(x: &Tensor, num_classes: i64) -> Result<Tensor> {
+    let bounds = match one_hot_range(x)? {
+        Some(r) => {
+            let v = i64_words(&read_bytes(&r)?);
+            Some((v[0], v[1]))
+        }
+        None => None,
+    };
+    one_hot_checked(x, num_classes, bounds)
+}
+
+/// [min, max] of one_hot's indices (None when there are none), after the dtype check.
+pub fn one_hot_range(x: &Tensor) -> Result<Option<Tensor>> {
     if x.dtype() != DType::I64 {
         return Err(Error::Runtime("one_hot is only applicable to index tensor of type LongTensor.".into()));
     }
-    let n = x.numel();
-    let bounds = if n == 0 {
-        None
-    } else {
-        let both = super::join::cat(&[x.amin(None, false)?.reshape(&[1])?, x.amax(None, false)?.reshape(&[1])?], 0)?;
-        let v = i64_words(&read_bytes(&both)?);
-        Some((v[0], v[1]))
-    };
+    if x.numel() == 0 {
+        return Ok(None);
+    }
+    let lo = x.amin(None, false)?.reshape(&[1])?;
+    let hi = x.amax(None, false)?.reshape(&[1])?;
+    Ok(Some(super::join::cat(&[lo, hi], 0)?))
+}
+
+/// one_hot given the indices' [min, max] as read from `one_hot_range`.
+pub fn one_hot_checked(x: &Tensor, num_classes: i64, bounds: Option<(i64, i64)>) -> Result<Tensor> {
     let classes = match (num_classes, bounds) {
         (-1, None) => {
             return Err(Error::Runtime("Can not infer total number of classes from empty tensor.".into()));

@@ -1,0 +1,100 @@
+//! `nn.functional` activations for JavaScript: the engine's activation composites, torch's parameter order.
+
+use wasm_bindgen::prelude::*;
+
+use vkml_core::api::activation as act;
+use vkml_core::api::nn;
+use vkml_core::api::realize::read_bytes_async;
+
+use crate::ops::ok;
+use crate::tensor::Tensor;
+use crate::{JsResult, OrJs};
+
+#[wasm_bindgen]
+pub fn gelu(x: &Tensor, approximate: Option<String>) -> JsResult<Tensor> {
+    ok(act::gelu(x.core()?, approximate.as_deref().unwrap_or("none")))
+}
+
+#[wasm_bindgen]
+pub fn silu(x: &Tensor) -> JsResult<Tensor> {
+    ok(act::silu(x.core()?))
+}
+
+#[wasm_bindgen]
+pub fn mish(x: &Tensor) -> JsResult<Tensor> {
+    ok(act::mish(x.core()?))
+}
+
+#[wasm_bindgen]
+pub fn elu(x: &Tensor, alpha: Option<f64>) -> JsResult<Tensor> {
+    ok(act::elu(x.core()?, alpha.unwrap_or(1.0)))
+}
+
+#[wasm_bindgen]
+pub fn selu(x: &Tensor) -> JsResult<Tensor> {
+    ok(act::selu(x.core()?))
+}
+
+#[wasm_bindgen]
+pub fn celu(x: &Tensor, alpha: Option<f64>) -> JsResult<Tensor> {
+    ok(act::celu(x.core()?, alpha.unwrap_or(1.0)))
+}
+
+#[wasm_bindgen]
+pub fn leaky_relu(x: &Tensor, negative_slope: Option<f64>) -> JsResult<Tensor> {
+    ok(act::leaky_relu(x.core()?, negative_slope.unwrap_or(0.01)))
+}
+
+#[wasm_bindgen]
+pub fn softplus(x: &Tensor, beta: Option<f64>, threshold: Option<f64>) -> JsResult<Tensor> {
+    ok(act::softplus(x.core()?, beta.unwrap_or(1.0), threshold.unwrap_or(20.0)))
+}
+
+#[wasm_bindgen]
+pub fn logsigmoid(x: &Tensor) -> JsResult<Tensor> {
+    ok(act::logsigmoid(x.core()?))
+}
+
+#[wasm_bindgen]
+pub fn softsign(x: &Tensor) -> JsResult<Tensor> {
+    ok(act::softsign(x.core()?))
+}
+
+#[wasm_bindgen]
+pub fn hardsigmoid(x: &Tensor) -> JsResult<Tensor> {
+    ok(act::hardsigmoid(x.core()?))
+}
+
+#[wasm_bindgen]
+pub fn hardswish(x: &Tensor) -> JsResult<Tensor> {
+    ok(act::hardswish(x.core()?))
+}
+
+#[wasm_bindgen]
+pub fn hardtanh(x: &Tensor, min_val: Option<f64>, max_val: Option<f64>) -> JsResult<Tensor> {
+    ok(act::hardtanh(x.core()?, min_val.unwrap_or(-1.0), max_val.unwrap_or(1.0)))
+}
+
+#[wasm_bindgen]
+pub fn relu6(x: &Tensor) -> JsResult<Tensor> {
+    ok(act::relu6(x.core()?))
+}
+
+/// `one_hot(x, num_classes)`, async: the indices are read back to check them against the class count, as torch's
+/// CPU kernel does (the package's `nn.functional.one_hot` passes a fresh handle).
+#[wasm_bindgen(js_name = "_one_hot")]
+pub async fn one_hot(x: Tensor, num_classes: f64) -> JsResult<Tensor> {
+    let core = x.core()?;
+    let bounds = match nn::one_hot_range(core).js()? {
+        Some(r) => {
+            let b = read_bytes_async(&r).await.js()?;
+            let word = |k: usize| b.get(8 * k..8 * k + 8).and_then(|w| w.try_into().ok()).map(i64::from_le_bytes);
+            match (word(0), word(1)) {
+                (Some(lo), Some(hi)) => Some((lo, hi)),
+                _ => return Err(crate::type_error("one_hot: could not read the index range")),
+            }
+        }
+        None => None,
+    };
+    ok(nn::one_hot_checked(core, num_classes as i64, bounds))
+}
