@@ -44,11 +44,15 @@ def bound(tol: dict) -> str:
 
 
 def measured(entry: dict | None, tol: dict) -> str:
+    """Units in the last place where the bound is relative; the share of the bound used where it is absolute or
+    grows with the terms (a sum that cancels is many ulp off its tiny result, yet well inside its bound)."""
     if entry is None:
         return "—"
     if tol["kind"] == "exact":
         return "exact"
-    return f"{entry['ulp']:.3g} ulp ({entry['share']:.0%})"
+    if tol["kind"] in ("ulp", "relative") and not tol["abs"]:
+        return f"{entry['ulp']:.3g} ulp ({entry['share']:.0%})"
+    return f"{entry['share']:.0%} of the bound"
 
 
 def render(measurements: dict) -> str:

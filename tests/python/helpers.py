@@ -559,14 +559,14 @@ def _compare(row: dict, ref: Reference, specs: list[Spec], ours: list, device: s
                 ok |= _mask(tol, alt, i, dt, values, unary, flush_out=True)
         detail = f"{what} (output {i}, {dt}, {tol['kind']}: {tol.get('reason')})"
         assert np.all(ok), _explain(ok, values, ref, i, detail, against)
-        if against is None and is_float(dt):
+        if against is None:
             _measure(row, tol, ref, i, dt, values, unary, device)
 
 
 def _measure(row: dict, tol: dict, ref: Reference, i: int, dt: str, values, unary: bool, device: str) -> None:
     """Record the largest error of float output i against torch, among elements the unflushed contract covers (an
     element a GPU got right only by flushing a subnormal is not an error of the formula)."""
-    if tol["kind"] == "exact":
+    if tol["kind"] == "exact" or not is_float(dt):
         err_ulp = share = 0.0
     else:
         special, center, bound = _bound(tol, ref, i, dt, unary)
@@ -583,6 +583,19 @@ def _measure(row: dict, tol: dict, ref: Reference, i: int, dt: str, values, unar
     seen = MEASURED.setdefault((row["name"], kind), {"ulp": 0.0, "share": 0.0})
     seen["ulp"] = max(seen["ulp"], err_ulp)
     seen["share"] = max(seen["share"], share)
+
+
+def _measure_random(row: dict, tol: dict, values, cpu, dt: str, device: str) -> None:
+    """A random op's largest difference from vkml's CPU values for the same seed (torch's generator differs)."""
+    bound = 2 * _self_bound(tol, cpu, dt)
+    err = np.abs(np.asarray(values, np.float64) - cpu)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shares = np.where(np.broadcast_to(bound, err.shape) > 0, err / bound, 0.0)
+        units = err / ulp_of(cpu, dt) if is_float(dt) else err
+    kind = "floor" if device.endswith(":floor") else "vulkan"
+    seen = MEASURED.setdefault((row["name"], kind), {"ulp": 0.0, "share": 0.0})
+    seen["ulp"] = max(seen["ulp"], float(np.max(units, initial=0.0)))
+    seen["share"] = max(seen["share"], float(np.max(shares, initial=0.0)))
 
 
 def names_device(message: str, device: str) -> bool:
@@ -780,6 +793,7 @@ def check_random(op: str, fn: Callable, device: str, cls: str = "contiguous", dt
             assert ok.all(), f"{name} on {device} vs vkml cpu, same seed: " + ", ".join(
                 f"at {tuple(i)}: {values[tuple(i)]!r} vs {cpu[tuple(i)]!r}" for i in bad
             )
+            _measure_random(row, tol, values, cpu, dt, device)
     except BaseException:
         REG.add(tuple(key), "fail")
         raise

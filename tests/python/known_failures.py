@@ -38,13 +38,19 @@ STD_OVERFLOW = (
     "torch's CPU var/std accumulate float32 in float64 (acc_type), so squared deviations of ±1e38 stay finite and "
     "std is ~5e37; vkml squares in float32 (GPUs have no float64) and overflows to inf"
 )
+FLUSH_MIX = (
+    "on a GPU that flushes subnormals (NVIDIA), a composite mixes ops that read subnormal bits exactly (division, "
+    "fmod, comparisons) with arithmetic that flushes them (products, sums), so its result matches neither torch on "
+    "the inputs nor torch on the flushed inputs; lavapipe keeps subnormals and passes"
+)
 HARDSWISH_OVERFLOW = (
     "torch computes hardswish above 3 as x·6/6, which overflows to inf for |x| > 3e307 in float64 (its reference "
     "here); vkml returns x (in float32 the float64 reference is finite, so torch's own float32 inf is the outlier)"
 )
 BOOL_MATMUL = "vkml refuses bool matmul before looking at sizes; torch accepts it when a dim is empty"
 
-# test id pattern -> (reason, the coverage cell (op, device, input class, dtype) it leaves without a passing case)
+# test id pattern -> (reason, the coverage cell (op, device, input class, dtype) it leaves without a passing case
+# [, "flushes" | "keeps_subnormals": only on a device that does or does not flush subnormals])
 KNOWN = {
     **{
         f"tests/python/test_binary.py::test_matrix[{dev}-{op}-extreme-{dt}]": (
@@ -125,12 +131,54 @@ def _regex(pattern: str) -> "re.Pattern[str]":
     return re.compile(".*".join(re.escape(p) for p in pattern.split("*")) + "$")
 
 
+def _flushes(device: str) -> bool:
+    """Whether `device` flushes subnormals: GPUs do, except lavapipe (llvmpipe), which keeps them like the CPU. By
+    name rather than by a probe: on the H200 a probe product flushed in a bare process but not inside a pytest run
+    (unexplained; noted in the closing note of issue #3)."""
+    import vkml
+
+    name = next((d.name for d in vkml.devices() if str(d) == device), None)
+    if name is None:
+        raise LookupError(f"{device} is not open")
+    return device != "cpu" and "llvmpipe" not in name
+
+
+def _applies(condition: str | None, device: str, seen: dict) -> bool:
+    if condition is None:
+        return True
+    if device not in seen:
+        try:
+            seen[device] = _flushes(device)
+        except Exception:  # noqa: BLE001 - a device this run did not open: the entry cannot apply
+            return False
+    return seen[device] == (condition == "flushes")
+
+
 def pytest_collection_modifyitems(config, items):
     import coverage_matrix  # on sys.path via conftest; imported late so this plugin loads first
 
-    patterns = [(_regex(p), reason, key) for p, (reason, key) in KNOWN.items()]
+    patterns = [(_regex(p), v[0], v[1], v[2] if len(v) > 2 else None) for p, v in KNOWN.items()]
     for item in items:
-        for pattern, reason, key in patterns:
-            if pattern.match(item.nodeid):
+        for pattern, reason, key, condition in patterns:
+            if not pattern.match(item.nodeid):
+                continue
+            if condition is None:
                 item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
                 coverage_matrix.REG.reasons[key] = f"known failure: {reason}"
+            else:
+                # Decided when the test runs: the devices are open by then.
+                item.stash.setdefault(_CONDITIONAL, []).append((reason, key, condition))
+
+
+_CONDITIONAL = pytest.StashKey[list]()
+_SEEN: dict = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    import coverage_matrix
+
+    for reason, key, condition in item.stash.get(_CONDITIONAL, []):
+        if _applies(condition, key[1], _SEEN):
+            item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+            coverage_matrix.REG.reasons[key] = f"known failure: {reason}"
