@@ -7,6 +7,7 @@ mod convert;
 mod device;
 mod index;
 mod io;
+mod math;
 mod nn;
 mod optim;
 mod pytensor;
@@ -327,7 +328,7 @@ fn op_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("primitive", r.primitive)?;
         d.set_item("dtype_rule", r.dtype_rule.name())?;
         d.set_item("tolerance", tolerance_dict(py, &r.tolerance)?)?;
-        let grad = vkml_core::graph::table::grad_tolerance(r.name).map(|g| tolerance_dict(py, &g)).transpose()?;
+        let grad = vkml_core::graph::grads::grad_tolerance(r.name).map(|g| tolerance_dict(py, &g)).transpose()?;
         d.set_item("grad", grad)?;
         let uns = PyList::empty(py);
         for u in r.unsupported {
@@ -386,6 +387,7 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     autograd::register(m)?;
     nn::register(m)?;
     activation::register(m)?;
+    math::register(m)?;
     optim::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use vkml_core::api::promote::Operand;
-use vkml_core::api::{division, elementwise, linalg, pointwise, Tensor as Core};
+use vkml_core::api::{division, elementwise, Tensor as Core};
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::graph::op::{BinaryOp, UnaryOp};
@@ -32,34 +32,12 @@ pub fn operand(ob: &Bound<'_, PyAny>) -> Option<Operand> {
     scalar(ob).map(Operand::Scalar)
 }
 
-/// var/std's dims and correction: `unbiased` (torch's older flag) and `correction` are exclusive; default 1.
-fn moment_args(
-    dim: Option<&Bound<'_, PyAny>>,
-    unbiased: Option<bool>,
-    correction: Option<f64>,
-) -> PyResult<(Option<Vec<i64>>, f64)> {
-    // var(False) passes the flag positionally in `dim`'s place, as torch accepts.
-    if let Some(flag) = dim.and_then(|d| d.extract::<bool>().ok().filter(|_| d.is_instance_of::<pyo3::types::PyBool>()))
-    {
-        return Ok((None, if flag { 1.0 } else { 0.0 }));
-    }
-    let c = match (unbiased, correction) {
-        (Some(_), Some(_)) => {
-            return Err(PyRuntimeError::new_err("std/var: cannot specify both unbiased and correction"));
-        }
-        (Some(u), None) => f64::from(u8::from(u)),
-        (None, Some(c)) => c,
-        (None, None) => 1.0,
-    };
-    Ok((dims(dim)?, c))
-}
-
-fn operand_or_err(ob: &Bound<'_, PyAny>) -> PyResult<Operand> {
+pub(crate) fn operand_or_err(ob: &Bound<'_, PyAny>) -> PyResult<Operand> {
     operand(ob).ok_or_else(|| PyTypeError::new_err(format!("expected a Tensor or a number, got {}", type_name(ob))))
 }
 
 /// Parse `dim` (None, int or tuple of ints).
-fn dims(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
+pub(crate) fn dims(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
     match ob {
         None => Ok(None),
         Some(o) if o.is_none() => Ok(None),
@@ -468,57 +446,6 @@ impl Tensor {
             ))),
         }
     }
-    fn fmod(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        Ok(Tensor(division::fmod(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?).py()?))
-    }
-    fn remainder(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        Ok(Tensor(division::remainder(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?).py()?))
-    }
-    fn floor_divide(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        Ok(Tensor(division::floor_divide(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?).py()?))
-    }
-    fn __mod__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
-        let Some(b) = operand(o) else { return Ok(None) };
-        Ok(Some(Tensor(division::remainder(&Operand::Tensor(self.0.clone()), &b).py()?)))
-    }
-    fn __rmod__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
-        let Some(a) = operand(o) else { return Ok(None) };
-        Ok(Some(Tensor(division::remainder(&a, &Operand::Tensor(self.0.clone())).py()?)))
-    }
-    fn __floordiv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
-        let Some(b) = operand(o) else { return Ok(None) };
-        Ok(Some(Tensor(division::floor_divide(&Operand::Tensor(self.0.clone()), &b).py()?)))
-    }
-    fn __rfloordiv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
-        let Some(a) = operand(o) else { return Ok(None) };
-        Ok(Some(Tensor(division::floor_divide(&a, &Operand::Tensor(self.0.clone())).py()?)))
-    }
-    fn atan2(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        Ok(Tensor(
-            elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Atan2).py()?,
-        ))
-    }
-    fn arctan2(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        self.atan2(other)
-    }
-    fn copysign(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        let b = operand_or_err(other)?;
-        Ok(Tensor(elementwise::binary(&Operand::Tensor(self.0.clone()), &b, BinaryOp::CopySign).py()?))
-    }
-    fn hypot(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        Ok(Tensor(pointwise::hypot(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?).py()?))
-    }
-    fn lerp(&self, end: PyRef<'_, Tensor>, weight: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        Ok(Tensor(pointwise::lerp(&self.0, &end.0, &operand_or_err(weight)?).py()?))
-    }
-    #[pyo3(signature = (tensor1, tensor2, *, value = 1.0))]
-    fn addcmul(&self, tensor1: PyRef<'_, Tensor>, tensor2: PyRef<'_, Tensor>, value: f64) -> PyResult<Tensor> {
-        Ok(Tensor(pointwise::addcmul(&self.0, &tensor1.0, &tensor2.0, value).py()?))
-    }
-    #[pyo3(signature = (tensor1, tensor2, *, value = 1.0))]
-    fn addcdiv(&self, tensor1: PyRef<'_, Tensor>, tensor2: PyRef<'_, Tensor>, value: f64) -> PyResult<Tensor> {
-        Ok(Tensor(pointwise::addcdiv(&self.0, &tensor1.0, &tensor2.0, value).py()?))
-    }
     fn maximum(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         Ok(Tensor(
             elementwise::binary(&Operand::Tensor(self.0.clone()), &operand_or_err(other)?, BinaryOp::Maximum).py()?,
@@ -610,131 +537,6 @@ impl Tensor {
     }
     fn __abs__(&self) -> PyResult<Tensor> {
         self.un(UnaryOp::Abs)
-    }
-    fn sign(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Sign)
-    }
-    fn exp2(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Exp2)
-    }
-    fn log2(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Log2)
-    }
-    fn floor(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Floor)
-    }
-    fn ceil(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Ceil)
-    }
-    fn trunc(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Trunc)
-    }
-    fn round(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Round)
-    }
-    fn rsqrt(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Rsqrt)
-    }
-    fn sin(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Sin)
-    }
-    fn cos(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Cos)
-    }
-    fn tan(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Tan)
-    }
-    fn asin(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Asin)
-    }
-    fn arcsin(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Asin)
-    }
-    fn acos(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Acos)
-    }
-    fn arccos(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Acos)
-    }
-    fn atan(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Atan)
-    }
-    fn arctan(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Atan)
-    }
-    fn sinh(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Sinh)
-    }
-    fn cosh(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Cosh)
-    }
-    fn tanh(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Tanh)
-    }
-    fn asinh(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Asinh)
-    }
-    fn arcsinh(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Asinh)
-    }
-    fn acosh(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Acosh)
-    }
-    fn arccosh(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Acosh)
-    }
-    fn atanh(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Atanh)
-    }
-    fn arctanh(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Atanh)
-    }
-    fn erf(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Erf)
-    }
-    fn erfc(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Erfc)
-    }
-    fn expm1(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Expm1)
-    }
-    fn log1p(&self) -> PyResult<Tensor> {
-        self.un(UnaryOp::Log1p)
-    }
-    fn log10(&self) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.log10().py()?))
-    }
-    fn frac(&self) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.frac().py()?))
-    }
-    fn isnan(&self) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.isnan().py()?))
-    }
-    fn isinf(&self) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.isinf().py()?))
-    }
-    fn isfinite(&self) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.isfinite().py()?))
-    }
-    #[pyo3(signature = (nan = 0.0, posinf = None, neginf = None))]
-    fn nan_to_num(&self, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.nan_to_num(nan, posinf, neginf).py()?))
-    }
-    #[pyo3(signature = (min = None, max = None))]
-    fn clamp(&self, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
-        let lo = min.filter(|v| !v.is_none()).map(operand_or_err).transpose()?;
-        let hi = max.filter(|v| !v.is_none()).map(operand_or_err).transpose()?;
-        Ok(Tensor(vkml_core::api::activation::clamp(&self.0, lo.as_ref(), hi.as_ref()).py()?))
-    }
-    #[pyo3(signature = (min = None, max = None))]
-    fn clip(&self, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
-        self.clamp(min, max)
-    }
-    fn clamp_min(&self, min: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        self.clamp(Some(min), None)
-    }
-    fn clamp_max(&self, max: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        self.clamp(None, Some(max))
     }
     fn square(&self) -> PyResult<Tensor> {
         Ok(Tensor(self.0.square().py()?))
@@ -828,64 +630,6 @@ impl Tensor {
             None => self.0.clone(),
         };
         Ok(Tensor(x.sum(dims(dim)?.as_deref(), keepdim).py()?))
-    }
-    #[pyo3(signature = (dim = None, unbiased = None, keepdim = false, *, correction = None))]
-    fn var(
-        &self,
-        dim: Option<&Bound<'_, PyAny>>,
-        unbiased: Option<bool>,
-        keepdim: bool,
-        correction: Option<f64>,
-    ) -> PyResult<Tensor> {
-        let (dims, c) = moment_args(dim, unbiased, correction)?;
-        Ok(Tensor(self.0.var(dims.as_deref(), c, keepdim).py()?))
-    }
-    #[pyo3(signature = (dim = None, unbiased = None, keepdim = false, *, correction = None))]
-    fn std(
-        &self,
-        dim: Option<&Bound<'_, PyAny>>,
-        unbiased: Option<bool>,
-        keepdim: bool,
-        correction: Option<f64>,
-    ) -> PyResult<Tensor> {
-        let (dims, c) = moment_args(dim, unbiased, correction)?;
-        Ok(Tensor(self.0.std(dims.as_deref(), c, keepdim).py()?))
-    }
-    fn masked_fill(&self, mask: PyRef<'_, Tensor>, value: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        Ok(Tensor(elementwise::masked_fill(&self.0, &mask.0, &operand_or_err(value)?).py()?))
-    }
-    #[pyo3(signature = (shifts, dims = None))]
-    fn roll(&self, shifts: &Bound<'_, PyAny>, dims: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
-        let shifts = int_list(shifts)?;
-        let dims = match dims {
-            Some(d) if !d.is_none() => int_list(d)?,
-            _ => vec![],
-        };
-        Ok(Tensor(self.0.roll(&shifts, &dims).py()?))
-    }
-    #[pyo3(signature = (offset = 0, dim1 = 0, dim2 = 1))]
-    fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.diagonal(offset, dim1, dim2).py()?))
-    }
-    #[pyo3(signature = (diagonal = 0))]
-    fn diag(&self, diagonal: i64) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.diag(diagonal).py()?))
-    }
-    fn mm(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
-        Ok(Tensor(linalg::mm(&self.0, &other.0).py()?))
-    }
-    fn bmm(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
-        Ok(Tensor(linalg::bmm(&self.0, &other.0).py()?))
-    }
-    fn dot(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
-        Ok(Tensor(linalg::dot(&self.0, &other.0).py()?))
-    }
-    fn outer(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
-        Ok(Tensor(linalg::outer(&self.0, &other.0).py()?))
-    }
-    #[pyo3(signature = (mat1, mat2, *, beta = 1.0, alpha = 1.0))]
-    fn addmm(&self, mat1: PyRef<'_, Tensor>, mat2: PyRef<'_, Tensor>, beta: f64, alpha: f64) -> PyResult<Tensor> {
-        Ok(Tensor(linalg::addmm(&self.0, &mat1.0, &mat2.0, beta, alpha).py()?))
     }
     #[pyo3(signature = (dim = None, keepdim = false))]
     fn mean(&self, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Tensor> {

@@ -40,6 +40,46 @@ pub enum UnaryOp {
     Log1p,
 }
 
+impl UnaryOp {
+    /// Every unary op, for lookups by name.
+    pub const ALL: [UnaryOp; 29] = [
+        UnaryOp::Neg,
+        UnaryOp::Exp,
+        UnaryOp::Log,
+        UnaryOp::Sqrt,
+        UnaryOp::Abs,
+        UnaryOp::Sign,
+        UnaryOp::Exp2,
+        UnaryOp::Log2,
+        UnaryOp::Floor,
+        UnaryOp::Ceil,
+        UnaryOp::Trunc,
+        UnaryOp::Round,
+        UnaryOp::Rsqrt,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+        UnaryOp::Tan,
+        UnaryOp::Asin,
+        UnaryOp::Acos,
+        UnaryOp::Atan,
+        UnaryOp::Sinh,
+        UnaryOp::Cosh,
+        UnaryOp::Tanh,
+        UnaryOp::Asinh,
+        UnaryOp::Acosh,
+        UnaryOp::Atanh,
+        UnaryOp::Erf,
+        UnaryOp::Erfc,
+        UnaryOp::Expm1,
+        UnaryOp::Log1p,
+    ];
+
+    /// The unary op with this op-table name.
+    pub fn from_name(name: &str) -> Option<UnaryOp> {
+        UnaryOp::ALL.into_iter().find(|u| Op::Unary(*u).name() == name)
+    }
+}
+
 /// Elementwise ops of two inputs (broadcast by views before they reach a backend).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinaryOp {

@@ -2,7 +2,10 @@
 
 from typing import NamedTuple
 
-from . import _vkml
+from . import (
+    _methods,  # noqa: F401,E402 - binds the Tensor methods _vkml provides as functions
+    _vkml,
+)
 from ._vkml import (
     Device,
     GradFn,

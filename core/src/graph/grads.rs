@@ -1,0 +1,226 @@
+//! The gradient contracts: for each differentiable op, how close its inputs' gradients must be to torch's float64
+//! gradients of the same lambda (read by `vkml.op_table()` as each row's `grad`).
+
+use super::table::Tolerance;
+
+/// The contract of an op's gradients, where it has them: the gradients of its inputs (summed into the leaves),
+/// compared with torch's float64 gradients of the same lambda.
+pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
+    Some(match name {
+        "neg"
+        | "relu"
+        | "abs"
+        | "sign"
+        | "floor"
+        | "ceil"
+        | "trunc"
+        | "round"
+        | "add"
+        | "sub"
+        | "mul"
+        | "square"
+        | "maximum"
+        | "minimum"
+        | "where"
+        | "sum"
+        | "mean"
+        | "amax"
+        | "max"
+        | "amin"
+        | "min"
+        | "matmul"
+        | "mm"
+        | "bmm"
+        | "dot"
+        | "addmm"
+        | "outer"
+        | "linear"
+        | "to"
+        | "contiguous"
+        | "setitem"
+        | "reshape"
+        | "permute"
+        | "expand"
+        | "getitem"
+        | "view"
+        | "transpose"
+        | "squeeze"
+        | "unsqueeze"
+        | "flatten"
+        | "copy_"
+        | "flip"
+        | "narrow"
+        | "repeat"
+        | "tile"
+        | "cat"
+        | "stack"
+        | "split"
+        | "chunk"
+        | "unbind"
+        | "tril"
+        | "triu"
+        | "masked_fill"
+        | "roll"
+        | "diagonal"
+        | "diag"
+        | "nll_loss"
+        | "mse_loss"
+        | "conv1d"
+        | "conv2d"
+        | "max_pool2d"
+        | "avg_pool2d"
+        | "adaptive_avg_pool2d" => GRAD_LINEAR,
+        "var" | "std" => Tolerance::Absolute {
+            abs: 3.814697265625e-6,
+            reason: "2g·(x − m)/(N − c) (over 2·std for std): x − m carries u·|x| + γ(N)·mean|x| absolutely, which no \
+                     relative bound covers where x ≈ m; 2⁻¹⁸ holds for |x|, |g| ≤ 8, N ≤ 4096 and std ≥ 1/8",
+        },
+        "batch_norm" | "layer_norm" | "group_norm" => Tolerance::Ulp {
+            ulp: 16.0,
+            per_abs_x: 0.0,
+            abs: 1.52587890625e-5,
+            gpu_ftz: true,
+            reason: "the normalisation's gradient subtracts the mean of g and of g·x̂ from g, scaled by rsqrt(var): \
+                     forward-contract values in a few products and two means; 2⁻¹⁶ absolute near zero",
+        },
+        "sin" | "cos" => Tolerance::Ulp {
+            ulp: 4.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·cos(x) or −g·sin(x): the forward's 2.5 ulp and a rounding",
+        },
+        "tan" => Tolerance::Ulp {
+            ulp: 12.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·(1 + y²): y within 5 ulp, doubled by the square, and three roundings",
+        },
+        "asin" | "acos" | "atan" | "asinh" | "acosh" | "atanh" | "log1p" => Tolerance::Ulp {
+            ulp: 5.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·rsqrt((1 − x)(1 + x)), g/(1 + x²), g·rsqrt(x² ± 1), g/((1 − x)(1 + x)), g/(1 + x): factors \
+                     written without cancellation (1.5u), then rsqrt's 2 ulp or a 2.5 ulp division",
+        },
+        "sinh" | "cosh" => Tolerance::Ulp {
+            ulp: 8.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·cosh(x) or g·sinh(x): the other function's forward contract and a rounding",
+        },
+        "tanh" => Tolerance::Ulp {
+            ulp: 19.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·sech²(x) = g·(1/cosh x)², not 1 − y², which loses every digit as y → ±1: cosh's 6 ulp and a \
+                     2.5 ulp division, doubled by the square, and two roundings",
+        },
+        "erf" | "erfc" => Tolerance::Ulp {
+            ulp: 5.0,
+            per_abs_x: 25.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "±g·(2/√π)·exp(−x²): the rounding of x² moves the exponent by x²/2 ulp and exp adds 3 + 2·x² \
+                     (Vulkan); 2.5·x² ≤ 25·|x| below |x| = 10, beyond which the gradient underflows",
+        },
+        "expm1" => Tolerance::Ulp {
+            ulp: 4.0,
+            per_abs_x: 2.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·exp(x), not g·(y + 1), which cancels as y → −1: exp's 3 + 2·|x| ulp (Vulkan) and a rounding",
+        },
+        "log10" => Tolerance::Ulp {
+            ulp: 9.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g / x (log's rule) and the constant's product: log's 8 ulp and a rounding",
+        },
+        "frac" | "nan_to_num" | "clamp" | "hardtanh" | "relu6" | "leaky_relu" => GRAD_LINEAR,
+        "hardsigmoid" | "hardswish" | "softsign" => Tolerance::Ulp {
+            ulp: 10.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g/6, g·(2x + 3)/6 through the product rule, or the quotient rule of x/(1 + |x|): a few roundings \
+                     and 2.5 ulp divisions",
+        },
+        "elu" | "selu" | "celu" | "softplus" | "logsigmoid" => Tolerance::Ulp {
+            ulp: 12.0,
+            per_abs_x: 4.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "through exp: g·α·exp(x) (expm1's rule), or log1p's g/(1 + e) times exp's e: exp's 3 + 2·|βx| ulp \
+                     (β ≤ 2), a division and a few roundings",
+        },
+        "silu" | "mish" | "gelu" | "gelu_tanh" => Tolerance::Ulp {
+            ulp: 40.0,
+            per_abs_x: 40.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason:
+                "the product rule over sigmoid's, tanh's or erfc's gradient (24 + 4·|a|, 19, 5 + 25·|a| ulp at their \
+                     own arguments a, which grow to 9.5·|x| for gelu_tanh) and the forward factor; the sum is bounded \
+                     at the size of Σ|terms|",
+        },
+        "fmod" | "remainder" | "copysign" | "lerp" | "addcmul" => GRAD_LINEAR,
+        "atan2" | "hypot" | "addcdiv" => Tolerance::Ulp {
+            ulp: 12.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·(b, −a)/(a² + b²), the chain through m·√(1 + r²), or −g·v·t1/t2²: a few roundings and 2.5 ulp \
+                     divisions, bounded at the size of Σ|terms|",
+        },
+        "exp" | "exp2" => Tolerance::Ulp {
+            ulp: 5.0,
+            per_abs_x: 2.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g·exp(x) (·ln 2): the forward's 3 + 2·|x| ULP plus one or two roundings",
+        },
+        "log" | "log2" | "reciprocal" | "div" => Tolerance::Ulp {
+            ulp: 8.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g / x (and −g·a / b², −g / x²): up to three roundings and a 2.5 ULP division each way",
+        },
+        "sqrt" | "rsqrt" => Tolerance::Ulp {
+            ulp: 12.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason: "g / (2·√x) or −g·y³/2: the forward's 5 (2) ULP, three times for y³, plus roundings and division",
+        },
+        "sigmoid" => Tolerance::Ulp {
+            ulp: 24.0,
+            per_abs_x: 4.0,
+            abs: 5.960464477539063e-8,
+            gpu_ftz: true,
+            reason: "through 1/(1 + e) and e = exp(−x): the forward's error enters twice, plus the division rules",
+        },
+        "softmax" | "log_softmax" | "logsumexp" | "cross_entropy" => Tolerance::Ulp {
+            ulp: 16.0,
+            per_abs_x: 0.0,
+            abs: 1.52587890625e-5,
+            gpu_ftz: true,
+            reason: "softmax-shaped gradients (p − g·Σ…): products of forward values within their contracts, summed \
+                     over the dim; 2⁻¹⁶ absolute for entries near zero",
+        },
+        _ => return None,
+    })
+}
+
+/// Gradients that are linear in the upstream gradient with coefficients read from the inputs.
+const GRAD_LINEAR: Tolerance = Tolerance::Backward {
+    gpu_ftz: true,
+    reason: "linear in the upstream gradient, with coefficients taken from the inputs (moved, selected, masked, \
+             multiplied, summed over broadcast dims): within γ(n)·Σ|terms| of exact, as any sum",
+};

@@ -1,0 +1,138 @@
+"""Binds the Tensor methods that `_vkml` provides as functions of the tensor (py/src/math.rs), so that the Rust
+class keeps a core set of methods within the line limit: the unary math family, the division family, clamping,
+moments, fixed-rank products and rearrangements, with torch's names, aliases and operators (% and //)."""
+
+from numbers import Number
+
+from . import _vkml
+from ._vkml import Tensor
+
+UNARY = (
+    "sign exp2 log2 floor ceil trunc round rsqrt sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh erf erfc "
+    "expm1 log1p log10 frac isnan isinf isfinite arcsin arccos arctan arcsinh arccosh arctanh"
+).split()
+BINARY = "fmod remainder floor_divide atan2 copysign hypot".split()
+
+
+def _method(name, fn, doc):
+    fn.__name__ = name
+    fn.__qualname__ = f"Tensor.{name}"
+    fn.__doc__ = doc
+    setattr(Tensor, name, fn)
+
+
+def _unary(name):
+    return lambda self: _vkml._unary(self, name)
+
+
+def _binary(name):
+    return lambda self, other: _vkml._binary(self, name, other)
+
+
+for _name in UNARY:
+    _method(_name, _unary(_name), f"torch.Tensor.{_name}(): elementwise, under the op table's contract.")
+for _name in BINARY:
+    _method(_name, _binary(_name), f"torch.Tensor.{_name}(other): a tensor or a number.")
+_method("arctan2", _binary("atan2"), "torch.Tensor.arctan2(other), as atan2.")
+
+
+def _operator(name, reflected):
+    """`%` and `//`: NotImplemented for operands vkml does not take, so Python tries the other side."""
+
+    def op(self, other):
+        if not isinstance(other, (Tensor, Number)):
+            return NotImplemented
+        return _vkml._binary(other, name, self) if reflected else _vkml._binary(self, name, other)
+
+    return op
+
+
+_method("__mod__", _operator("remainder", False), "self % other (Python's remainder, torch.remainder).")
+_method("__rmod__", _operator("remainder", True), "other % self.")
+_method("__floordiv__", _operator("floor_divide", False), "self // other (torch.floor_divide).")
+_method("__rfloordiv__", _operator("floor_divide", True), "other // self.")
+
+
+def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    return _vkml._nan_to_num(self, nan, posinf, neginf)
+
+
+def clamp(self, min=None, max=None):
+    return _vkml._clamp(self, min, max)
+
+
+def clamp_min(self, min):
+    return _vkml._clamp(self, min, None)
+
+
+def clamp_max(self, max):
+    return _vkml._clamp(self, None, max)
+
+
+def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _vkml._moment(self, False, dim, unbiased, keepdim, correction)
+
+
+def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _vkml._moment(self, True, dim, unbiased, keepdim, correction)
+
+
+def addmm(self, mat1, mat2, *, beta=1.0, alpha=1.0):
+    return _vkml._addmm(self, mat1, mat2, beta, alpha)
+
+
+def addcmul(self, tensor1, tensor2, *, value=1.0):
+    return _vkml._addc(self, tensor1, tensor2, False, value)
+
+
+def addcdiv(self, tensor1, tensor2, *, value=1.0):
+    return _vkml._addc(self, tensor1, tensor2, True, value)
+
+
+def lerp(self, end, weight):
+    return _vkml._lerp(self, end, weight)
+
+
+def masked_fill(self, mask, value):
+    return _vkml._masked_fill(self, mask, value)
+
+
+def roll(self, shifts, dims=None):
+    return _vkml._roll(self, shifts, dims)
+
+
+def diagonal(self, offset=0, dim1=0, dim2=1):
+    return _vkml._diagonal(self, offset, dim1, dim2)
+
+
+def diag(self, diagonal=0):
+    return _vkml._diag(self, diagonal)
+
+
+for _fn in (
+    nan_to_num,
+    clamp,
+    clamp_min,
+    clamp_max,
+    var,
+    std,
+    addmm,
+    addcmul,
+    addcdiv,
+    lerp,
+    masked_fill,
+    roll,
+    diagonal,
+    diag,
+):
+    _method(_fn.__name__, _fn, f"torch.Tensor.{_fn.__name__}, with torch's arguments.")
+_method("clip", clamp, "torch.Tensor.clip, as clamp.")
+
+
+def _product(name):
+    return lambda self, other: _vkml._product(self, name, other)
+
+
+for _name in ("mm", "bmm", "dot", "outer"):
+    _method(_name, _product(_name), f"torch.Tensor.{_name}(other).")
+del _name, _fn
