@@ -32,6 +32,11 @@ fn nan_f32() -> f32 {
     return bitcast<f32>(0x7fc00000u | (info.n & 0u));
 }
 
+// ±inf by its bits (`sign` 0 or 0x80000000), through the uniform for the same reason.
+fn inf_f32(sign: u32) -> f32 {
+    return bitcast<f32>(0x7f800000u | sign | (info.n & 0u));
+}
+
 fn dim(d: u32) -> u32 {
     return info.shape[d / 4u][d % 4u];
 }

@@ -16,7 +16,7 @@ fn log_bits(xb: u32, base2: bool) -> f32 {
         return nan_f32();
     }
     if (ax == 0u) {
-        return bitcast<f32>(0xff800000u | (info.n & 0u));
+        return inf_f32(0x80000000u);
     }
     if (ax == 0x7f800000u) {
         return bitcast<f32>(xb);

@@ -33,6 +33,7 @@ except ImportError as exc:
 
 import coverage_matrix as cm  # noqa: E402 - needs the path set above
 import helpers  # noqa: E402
+import measured as measured_errors  # noqa: E402
 
 OUT = ROOT / "tests" / "out"
 _STATE = {"deselected": 0, "strict": False, "report": None}
@@ -128,7 +129,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "coverage.md").write_text(report.markdown())
     measured = {}
-    for (op, kind), m in sorted(helpers.MEASURED.items()):
+    for (op, kind), m in sorted(measured_errors.MEASURED.items()):
         measured.setdefault(op, {})[kind] = {k: float(f"{v:.4g}") for k, v in m.items()}
     (OUT / "numerics.json").write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
     if _STATE["strict"] and report.empty and session.exitstatus == 0:

@@ -22,12 +22,10 @@ import pytest
 import torch
 import vkml
 from coverage_matrix import CLASSES, DTYPES, FLOATS, INTS, REG, device_matches, static_reason  # noqa: F401
+from measured import record as _record
 
 DEVICES: list[str] = []  # filled once per session by conftest.pytest_configure
-# The largest error each op showed against torch, per device kind: (op, "cpu" | "vulkan" | "floor") ->
-# {"ulp": units in the last place of the output dtype, "share": the fraction of the contract's bound used}.
-# conftest writes it to tests/out/numerics.json; tools/numerics.py turns it into docs/numerics.md.
-MEASURED: dict[tuple[str, str], dict[str, float]] = {}
+
 HALF = ("float16", "bfloat16")
 # Pairs for the "mixed" class; the cell is the promoted dtype (torch.result_type), so every column but bool is reached.
 MIXED = (
@@ -579,10 +577,7 @@ def _measure(row: dict, tol: dict, ref: Reference, i: int, dt: str, values, unar
             units = np.where(covered, err / ulp_of(special, dt), 0.0)
             shares = np.where(covered & (np.broadcast_to(bound, err.shape) > 0), err / bound, 0.0)
         err_ulp, share = float(np.nanmax(units)), float(np.nanmax(shares))
-    kind = "cpu" if device == "cpu" else ("floor" if device.endswith(":floor") else "vulkan")
-    seen = MEASURED.setdefault((row["name"], kind), {"ulp": 0.0, "share": 0.0})
-    seen["ulp"] = max(seen["ulp"], err_ulp)
-    seen["share"] = max(seen["share"], share)
+    _record(row["name"], device, err_ulp, share)
 
 
 def _measure_random(row: dict, tol: dict, values, cpu, dt: str, device: str) -> None:
@@ -592,10 +587,7 @@ def _measure_random(row: dict, tol: dict, values, cpu, dt: str, device: str) -> 
     with np.errstate(divide="ignore", invalid="ignore"):
         shares = np.where(np.broadcast_to(bound, err.shape) > 0, err / bound, 0.0)
         units = err / ulp_of(cpu, dt) if is_float(dt) else err
-    kind = "floor" if device.endswith(":floor") else "vulkan"
-    seen = MEASURED.setdefault((row["name"], kind), {"ulp": 0.0, "share": 0.0})
-    seen["ulp"] = max(seen["ulp"], float(np.max(units, initial=0.0)))
-    seen["share"] = max(seen["share"], float(np.max(shares, initial=0.0)))
+    _record(row["name"], device, float(np.max(units, initial=0.0)), float(np.max(shares, initial=0.0)))
 
 
 def names_device(message: str, device: str) -> bool:

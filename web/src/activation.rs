@@ -86,14 +86,7 @@ pub fn relu6(x: &Tensor) -> JsResult<Tensor> {
 pub async fn one_hot(x: Tensor, num_classes: f64) -> JsResult<Tensor> {
     let core = x.core()?;
     let bounds = match nn::one_hot_range(core).js()? {
-        Some(r) => {
-            let b = read_bytes_async(&r).await.js()?;
-            let word = |k: usize| b.get(8 * k..8 * k + 8).and_then(|w| w.try_into().ok()).map(i64::from_le_bytes);
-            match (word(0), word(1)) {
-                (Some(lo), Some(hi)) => Some((lo, hi)),
-                _ => return Err(crate::type_error("one_hot: could not read the index range")),
-            }
-        }
+        Some(r) => Some(nn::one_hot_bounds(&read_bytes_async(&r).await.js()?).js()?),
         None => None,
     };
     ok(nn::one_hot_checked(core, num_classes as i64, bounds))

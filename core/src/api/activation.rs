@@ -3,7 +3,7 @@
 //! composite's primitives would give (clamp, hardtanh, hardsigmoid), the value is taken detached outside the smooth
 //! region; a branch `where` discards is fed a harmless input so that 0·inf never reaches the gradient.
 
-use super::elementwise::{binary, s, t, where_};
+use super::elementwise::{binary, plus, s, scale, t, where_};
 use super::nn::{compute_dtype, sigmoid};
 use super::promote::Operand;
 use super::tensor::Tensor;
@@ -18,14 +18,6 @@ fn cmp(x: &Tensor, op: BinaryOp, v: f64) -> Result<Tensor> {
 
 fn and(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     binary(&t(a), &t(b), BinaryOp::BitAnd)
-}
-
-fn scaled(x: &Tensor, c: f64) -> Result<Tensor> {
-    binary(&t(x), &s(c), BinaryOp::Mul)
-}
-
-fn plus(x: &Tensor, c: f64) -> Result<Tensor> {
-    binary(&t(x), &s(c), BinaryOp::Add)
 }
 
 /// `x` where `keep` is false, 0 where it is true: the input of a branch that `keep` discards, kept finite.
@@ -98,13 +90,13 @@ pub fn clamp(x: &Tensor, lo: Option<&Operand>, hi: Option<&Operand>) -> Result<T
 pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
     let (xc, out) = floats(x, "leaky_relu")?;
     let pos = cmp(&xc, BinaryOp::Gt, 0.0)?;
-    where_(&pos, &t(&xc), &t(&scaled(&xc, slope)?))?.to_dtype(out)
+    where_(&pos, &t(&xc), &t(&scale(&xc, slope)?))?.to_dtype(out)
 }
 
 /// α·expm1(x) for x ≤ 0 (x itself above), with x > 0 kept out of the discarded branch.
 fn elu_core(xc: &Tensor, alpha: f64, input_scale: f64) -> Result<Tensor> {
     let pos = cmp(xc, BinaryOp::Gt, 0.0)?;
-    let neg = scaled(&scaled(&outside(&pos, xc)?, input_scale)?.unary(UnaryOp::Expm1)?, alpha)?;
+    let neg = scale(&scale(&outside(&pos, xc)?, input_scale)?.unary(UnaryOp::Expm1)?, alpha)?;
     where_(&pos, &t(xc), &t(&neg))
 }
 
@@ -118,7 +110,7 @@ pub fn selu(x: &Tensor) -> Result<Tensor> {
     const ALPHA: f64 = 1.6732632423543772848170429916717;
     const SCALE: f64 = 1.0507009873554804934193349852946;
     let (xc, out) = floats(x, "selu")?;
-    scaled(&elu_core(&xc, ALPHA, 1.0)?, SCALE)?.to_dtype(out)
+    scale(&elu_core(&xc, ALPHA, 1.0)?, SCALE)?.to_dtype(out)
 }
 
 /// `celu(x, α)` = max(0, x) + min(0, α·expm1(x/α)).
@@ -135,11 +127,11 @@ pub fn celu(x: &Tensor, alpha: f64) -> Result<Tensor> {
 pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
     let (xc, out) = floats(x, "GeluKernelImpl")?;
     let phi = match approximate {
-        "none" => scaled(&scaled(&xc, -std::f64::consts::FRAC_1_SQRT_2)?.unary(UnaryOp::Erfc)?, 0.5)?,
+        "none" => scale(&scale(&xc, -std::f64::consts::FRAC_1_SQRT_2)?.unary(UnaryOp::Erfc)?, 0.5)?,
         "tanh" => {
             let cube = binary(&t(&xc), &t(&binary(&t(&xc), &t(&xc), BinaryOp::Mul)?), BinaryOp::Mul)?;
-            let inner = binary(&t(&xc), &t(&scaled(&cube, 0.044715)?), BinaryOp::Add)?;
-            sigmoid(&scaled(&inner, 2.0 * (2.0 / std::f64::consts::PI).sqrt())?)?
+            let inner = binary(&t(&xc), &t(&scale(&cube, 0.044715)?), BinaryOp::Add)?;
+            sigmoid(&scale(&inner, 2.0 * (2.0 / std::f64::consts::PI).sqrt())?)?
         }
         other => return Err(Error::Value(format!("approximate argument must be either none or tanh, got {other}"))),
     };
@@ -154,7 +146,7 @@ pub fn silu(x: &Tensor) -> Result<Tensor> {
 
 /// softplus in the compute dtype: x where β·x > threshold, else log1p(exp(β·x))/β.
 fn softplus_core(xc: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
-    let bx = scaled(xc, beta)?;
+    let bx = scale(xc, beta)?;
     let linear = cmp(&bx, BinaryOp::Gt, threshold)?;
     let soft = binary(&t(&outside(&linear, &bx)?.exp()?.unary(UnaryOp::Log1p)?), &s(beta), BinaryOp::Div)?;
     where_(&linear, &t(xc), &t(&soft))
@@ -209,5 +201,5 @@ pub fn hardswish(x: &Tensor) -> Result<Tensor> {
     let inside = cmp(&xc, BinaryOp::Lt, 3.0)?;
     let mid = binary(&t(&binary(&t(&xc), &t(&plus(&xc, 3.0)?), BinaryOp::Mul)?), &s(6.0), BinaryOp::Div)?;
     let upper = where_(&inside, &t(&mid), &t(&xc))?;
-    where_(&below, &t(&scaled(&xc.detach(), 0.0)?), &t(&upper))?.to_dtype(out)
+    where_(&below, &t(&scale(&xc.detach(), 0.0)?), &t(&upper))?.to_dtype(out)
 }

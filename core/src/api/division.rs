@@ -1,7 +1,7 @@
 //! Division's relatives over the exact fmod primitive, with torch's float algorithms so that results match its
 //! bits: remainder (the sign of the divisor) and floor division (fix-ups that survive an inexact quotient).
 
-use super::elementwise::{binary, s, sub, t, where_};
+use super::elementwise::{binary, common_device, plus, s, sub, t, where_};
 use super::nn::declared_for;
 use super::promote::{result_type, Operand};
 use super::tensor::Tensor;
@@ -26,11 +26,7 @@ fn opposite(r: &Tensor, b: &Operand) -> Result<Tensor> {
 
 /// The op table's refusal of integer operands, named for `op` (the fmod primitive would name itself).
 fn floats_only(op: &str, a: &Operand, b: &Operand) -> Result<()> {
-    let device = [a, b].iter().find_map(|o| match o {
-        Operand::Tensor(t) => Some(t.device()),
-        Operand::Scalar(_) => None,
-    });
-    match device {
+    match common_device(&[a, b])? {
         Some(d) => declared_for(op, d, result_type(&[a, b])),
         None => Ok(()),
     }
@@ -57,10 +53,10 @@ pub fn floor_divide(a: &Operand, b: &Operand) -> Result<Tensor> {
     floats_only("floor_divide", a, b)?;
     let m = fmod(a, b)?;
     let q = binary(&t(&sub(a, &t(&m))?), b, BinaryOp::Div)?;
-    let q = where_(&opposite(&m, b)?, &t(&binary(&t(&q), &s(-1.0), BinaryOp::Add)?), &t(&q))?;
+    let q = where_(&opposite(&m, b)?, &t(&plus(&q, -1.0)?), &t(&q))?;
     let fl = q.unary(UnaryOp::Floor)?;
     let frac_above_half = binary(&t(&sub(&t(&q), &t(&fl))?), &s(0.5), BinaryOp::Gt)?;
-    let fl = where_(&frac_above_half, &t(&binary(&t(&fl), &s(1.0), BinaryOp::Add)?), &t(&fl))?;
+    let fl = where_(&frac_above_half, &t(&plus(&fl, 1.0)?), &t(&fl))?;
     let quotient = binary(a, b, BinaryOp::Div)?;
     let signed_zero = binary(&s(0.0), &t(&quotient), BinaryOp::CopySign)?;
     let q_zero = binary(&t(&q), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Eq)?;

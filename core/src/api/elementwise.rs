@@ -49,13 +49,18 @@ pub(crate) fn scale(a: &Tensor, c: f64) -> Result<Tensor> {
     binary(&t(a), &s(c), BinaryOp::Mul)
 }
 
+/// a + c for a float scalar c.
+pub(crate) fn plus(a: &Tensor, c: f64) -> Result<Tensor> {
+    binary(&t(a), &s(c), BinaryOp::Add)
+}
+
 /// A 0-d tensor holding `s` as `dtype` on `device`.
 pub fn scalar_tensor(s: Scalar, dtype: DType, device: DeviceId) -> Result<Tensor> {
     Tensor::make(Op::Full(s), &[], vec![], dtype, device)
 }
 
 /// The device all tensor operands share, or a torch-style error naming the two devices.
-fn common_device(ops: &[&Operand]) -> Result<Option<DeviceId>> {
+pub(crate) fn common_device(ops: &[&Operand]) -> Result<Option<DeviceId>> {
     let mut dev: Option<DeviceId> = None;
     for op in ops {
         if let Operand::Tensor(t) = op {

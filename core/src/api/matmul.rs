@@ -1,7 +1,7 @@
 //! Matrix products with torch's rules for 1-d operands and broadcast batch dims; one batched primitive.
 
 use super::tensor::{device_mismatch, Tensor};
-use crate::base::dtype::DType;
+use crate::base::dtype::{opmath, DType};
 use crate::base::view::broadcast_shapes;
 use crate::graph::op::Op;
 use crate::util::error::{Error, Result};
@@ -59,10 +59,7 @@ impl Tensor {
         let (a3, b3) = (a2.expand(&sa)?, b2.expand(&sb)?);
         let mut out_shape = batch.clone();
         out_shape.extend([m, n]);
-        let node_dtype = match a.dtype() {
-            DType::F16 | DType::BF16 => DType::F32,
-            d => d,
-        };
+        let node_dtype = opmath(a.dtype());
         let mut r = Tensor::make(Op::Matmul, &[&a3, &b3], out_shape, node_dtype, a.device())?;
         if b.ndim() == 1 {
             r = r.squeeze(Some(&[-1]))?;

@@ -5,7 +5,7 @@
 use super::elementwise::{binary, sub, t, where_};
 use super::promote::Operand;
 use super::tensor::Tensor;
-use crate::base::dtype::DType;
+use crate::base::dtype::opmath;
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
 use crate::util::error::{Error, Result};
@@ -33,10 +33,7 @@ impl Tensor {
                 self.dtype().name()
             )));
         }
-        let x = match self.dtype() {
-            DType::F16 | DType::BF16 => self.to_dtype(DType::F32)?,
-            _ => self.clone(),
-        };
+        let x = self.to_dtype(opmath(self.dtype()))?;
         let axes: Vec<i64> = x.reduce_dims(dims)?.iter().map(|&d| d as i64).collect();
         let count: usize = axes.iter().map(|&d| x.shape()[d as usize]).product();
         // Shifted by the first element of each group (no gradient: the variance does not depend on it), so that

@@ -5,7 +5,7 @@ use super::elementwise::{binary, div, mul, s, sub, t, where_};
 use super::promote::Operand;
 use super::realize::read_bytes;
 use super::tensor::Tensor;
-use crate::base::dtype::DType;
+use crate::base::dtype::{opmath, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::{wrap_dim, View};
 use crate::graph::node::Node;
@@ -35,8 +35,7 @@ impl Reduction {
 /// Integer and bool inputs are refused (softmax, log_softmax) or promoted to float32 (sigmoid, logsumexp).
 pub(crate) fn compute_dtype(x: &Tensor, op: &str, promote_ints: bool) -> Result<DType> {
     match x.dtype() {
-        DType::F16 | DType::BF16 => Ok(DType::F32),
-        d if d.is_float() => Ok(d),
+        d if d.is_float() => Ok(opmath(d)),
         _ if promote_ints => Ok(DType::F32),
         d => Err(Error::Unsupported(format!("\"{op}\" not implemented for '{}'", d.name()))),
     }
@@ -211,7 +210,7 @@ fn host_i64(x: &Tensor) -> Result<Vec<i64>> {
     }
 }
 
-pub(crate) fn i64_words(b: &[u8]) -> Vec<i64> {
+fn i64_words(b: &[u8]) -> Vec<i64> {
     b.chunks_exact(8).map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect()
 }
 
@@ -426,13 +425,18 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
 /// reads `one_hot_range` itself, asynchronously, and calls `one_hot_checked`).
 pub fn one_hot(x: &Tensor, num_classes: i64) -> Result<Tensor> {
     let bounds = match one_hot_range(x)? {
-        Some(r) => {
-            let v = i64_words(&read_bytes(&r)?);
-            Some((v[0], v[1]))
-        }
+        Some(r) => Some(one_hot_bounds(&read_bytes(&r)?)?),
         None => None,
     };
     one_hot_checked(x, num_classes, bounds)
+}
+
+/// (min, max) from the bytes of `one_hot_range`'s tensor, as read back by any front end.
+pub fn one_hot_bounds(bytes: &[u8]) -> Result<(i64, i64)> {
+    match i64_words(bytes).as_slice() {
+        &[lo, hi] => Ok((lo, hi)),
+        _ => Err(Error::Runtime("one_hot: could not read the index range".into())),
+    }
 }
 
 /// [min, max] of one_hot's indices (None when there are none), after the dtype check.

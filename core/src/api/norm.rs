@@ -4,7 +4,7 @@
 use super::elementwise::{binary, s, sub, t};
 use super::grad::no_grad;
 use super::tensor::Tensor;
-use crate::base::dtype::DType;
+use crate::base::dtype::{opmath, DType};
 use crate::graph::op::{BinaryOp, UnaryOp};
 use crate::util::error::{Error, Result};
 
@@ -15,8 +15,7 @@ fn op(a: &Tensor, b: &Tensor, o: BinaryOp) -> Result<Tensor> {
 /// The dtype statistics are computed in: f32 for 16-bit inputs (as torch), else the input's; floats only.
 fn stat_dtype(x: &Tensor, name: &str) -> Result<DType> {
     match x.dtype() {
-        DType::F16 | DType::BF16 => Ok(DType::F32),
-        d if d.is_float() => Ok(d),
+        d if d.is_float() => Ok(opmath(d)),
         d => Err(Error::Unsupported(format!("\"{name}\" not implemented for '{}'", d.name()))),
     }
 }

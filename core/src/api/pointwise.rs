@@ -1,9 +1,9 @@
 //! Pointwise composites of several operands, in torch's formulas: hypot, lerp, addcmul, addcdiv.
 
-use super::elementwise::{binary, s, sub, t, where_};
+use super::elementwise::{binary, plus, s, scalar_tensor, sub, t, where_};
 use super::promote::{result_type, Operand};
 use super::tensor::Tensor;
-use crate::base::dtype::DType;
+use crate::base::dtype::{opmath, DType};
 use crate::base::scalar::Scalar;
 use crate::graph::op::{BinaryOp, UnaryOp};
 use crate::util::error::{Error, Result};
@@ -12,7 +12,7 @@ use crate::util::error::{Error, Result};
 fn float_tensor(x: &Operand, dtype: DType, other: &Operand) -> Result<Tensor> {
     match (x, other) {
         (Operand::Tensor(v), _) => v.to_dtype(dtype),
-        (Operand::Scalar(v), Operand::Tensor(o)) => Tensor::full(&[], *v, dtype, o.device()),
+        (Operand::Scalar(v), Operand::Tensor(o)) => scalar_tensor(*v, dtype, o.device()),
         (Operand::Scalar(_), Operand::Scalar(_)) => {
             Err(Error::Value("an elementwise op needs at least one tensor operand".into()))
         }
@@ -34,21 +34,12 @@ pub fn hypot(a: &Operand, b: &Operand) -> Result<Tensor> {
     // A zero m would give 0/0: divide by 1 there (n is 0 too).
     let safe = where_(&m_zero, &s(1.0), &t(&m))?;
     let r = binary(&t(&n), &t(&safe), BinaryOp::Div)?;
-    let root = binary(&t(&binary(&t(&r), &t(&r), BinaryOp::Mul)?), &s(1.0), BinaryOp::Add)?.sqrt()?;
+    let root = plus(&binary(&t(&r), &t(&r), BinaryOp::Mul)?, 1.0)?.sqrt()?;
     let h = binary(&t(&m), &t(&root), BinaryOp::Mul)?;
     let inf = binary(&t(&m), &s(f64::INFINITY), BinaryOp::Eq)?;
     let inf = binary(&t(&inf), &t(&binary(&t(&aa), &s(f64::INFINITY), BinaryOp::Eq)?), BinaryOp::BitOr)?;
     let inf = binary(&t(&inf), &t(&binary(&t(&ab), &s(f64::INFINITY), BinaryOp::Eq)?), BinaryOp::BitOr)?;
     where_(&inf, &s(f64::INFINITY), &t(&h))
-}
-
-/// The dtype a 16-bit result computes in (f32, rounded once at the end, as torch's opmath) and the result dtype.
-fn opmath(d: DType) -> DType {
-    if matches!(d, DType::F16 | DType::BF16) {
-        DType::F32
-    } else {
-        d
-    }
 }
 
 /// `lerp(a, b, w)`: torch's two-sided form, a + w·(b − a) for |w| < 1/2 and b − (b − a)·(1 − w) otherwise, so

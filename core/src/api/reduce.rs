@@ -4,7 +4,7 @@
 use super::elementwise::binary;
 use super::promote::Operand;
 use super::tensor::Tensor;
-use crate::base::dtype::DType;
+use crate::base::dtype::{opmath, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
 use crate::graph::op::{BinaryOp, Op, ReduceOp};
@@ -19,10 +19,7 @@ fn node_dtype(op: ReduceOp, input: DType) -> DType {
             DType::F16 | DType::BF16 => DType::F32,
             d => d.sum_dtype(),
         },
-        ReduceOp::Max | ReduceOp::Min => match input {
-            DType::F16 | DType::BF16 => DType::F32,
-            d => d,
-        },
+        ReduceOp::Max | ReduceOp::Min => opmath(input),
     }
 }
 

@@ -3,11 +3,11 @@
 
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_2};
 
-use crate::api::elementwise::{binary, div, mul, scale, t, where_};
+use crate::api::elementwise::{binary, div, mul, plus, scale, t, where_};
 use crate::api::grad::{GradFn, GradKind};
 use crate::api::promote::Operand;
 use crate::api::Tensor;
-use crate::base::dtype::DType;
+use crate::base::dtype::opmath;
 use crate::base::scalar::Scalar;
 use crate::base::view::View;
 use crate::graph::op::{BinaryOp, Op, ReduceOp, UnaryOp};
@@ -120,11 +120,6 @@ fn unary_grad(f: &GradFn, u: UnaryOp, g: &Tensor) -> Result<Tensor> {
     }
 }
 
-/// x + c for a float scalar c.
-fn plus(x: &Tensor, c: f64) -> Result<Tensor> {
-    binary(&t(x), &Operand::Scalar(Scalar::Float(c)), BinaryOp::Add)
-}
-
 /// 1 − x² as (1 − x)(1 + x): no cancellation as |x| → 1.
 fn one_minus_sq(x: &Tensor) -> Result<Tensor> {
     mul(&plus(&x.neg()?, 1.0)?, &plus(x, 1.0)?)
@@ -164,13 +159,7 @@ fn binary_grad(f: &GradFn, b: BinaryOp, g: &Tensor, na: bool, nb: bool) -> Resul
             // torch: the divisor's gradient is −g·trunc(a / b); the quotient in f32 at least, since a 16-bit one
             // rounds across integers (trunc is discontinuous there).
             let gb = if nb {
-                let wide = |x: Tensor| {
-                    if x.dtype().is_float() && x.dtype().itemsize() < 4 {
-                        x.to_dtype(DType::F32)
-                    } else {
-                        Ok(x)
-                    }
-                };
+                let wide = |x: Tensor| x.to_dtype(opmath(x.dtype()));
                 let q = div(&wide(f.saved_input(0)?)?, &wide(f.saved_input(1)?)?)?
                     .unary(UnaryOp::Trunc)?
                     .to_dtype(g.dtype())?;

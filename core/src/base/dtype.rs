@@ -122,6 +122,15 @@ pub fn promote(a: DType, b: DType) -> DType {
 }
 
 /// The float dtype an op that needs one (exp, true division) computes in: floats keep theirs, others use float32.
+/// The dtype a value of `d` is computed in: f32 for the 16-bit floats (rounded once at the end, torch's opmath),
+/// every other dtype itself.
+pub fn opmath(d: DType) -> DType {
+    match d {
+        DType::F16 | DType::BF16 => DType::F32,
+        d => d,
+    }
+}
+
 pub fn to_float(d: DType) -> DType {
     if d.is_float() {
         d
