@@ -4,6 +4,7 @@
 mod binary;
 mod cast;
 mod create;
+mod index;
 mod matmul;
 mod movement;
 mod reduce;
@@ -75,6 +76,8 @@ fn run_one(k: &Kernel) -> Result<Vec<u8>> {
         Op::Reduce { op, axes } => reduce::reduce(*op, *axes, ins[0], out),
         Op::Matmul => matmul::matmul(ins[0], ins[1], out),
         Op::Assign { view } => movement::assign(ins[0], view, ins[1]),
+        Op::Gather { dim } => index::gather(ins[0], ins[1], *dim, &k.shape),
+        Op::Scatter { dim, add } => index::scatter(ins[0], ins[1], ins[2], *dim, *add, out),
     })
 }
 

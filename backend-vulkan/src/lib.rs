@@ -8,6 +8,7 @@ mod create;
 mod device;
 mod dispatch;
 mod elementwise;
+mod index;
 mod matmul;
 mod meta;
 mod movement;
@@ -149,6 +150,8 @@ impl VulkanBackend {
             Op::Cast => cast::cast(k),
             Op::Copy => movement::copy(k),
             Op::Assign { view } => movement::assign(k, view),
+            Op::Gather { dim } => index::index(k, *dim, 0),
+            Op::Scatter { dim, add } => index::index(k, *dim, if *add { 2 } else { 1 }),
             Op::Reduce { op, axes } => reduce::reduce(k, *op, *axes),
             Op::Matmul => matmul::matmul(k),
             Op::Data(_) | Op::Transfer => Err(Error::Backend("uploads are not kernels".into())),

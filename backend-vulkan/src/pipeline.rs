@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// Every kernel family and its WGSL.
-pub const FAMILIES: [(&str, &str); 8] = [
+pub const FAMILIES: [(&str, &str); 9] = [
     ("create", include_str!(concat!(env!("OUT_DIR"), "/create.wgsl"))),
     ("unary", include_str!(concat!(env!("OUT_DIR"), "/unary.wgsl"))),
     ("binary", include_str!(concat!(env!("OUT_DIR"), "/binary.wgsl"))),
@@ -13,6 +13,7 @@ pub const FAMILIES: [(&str, &str); 8] = [
     ("movement", include_str!(concat!(env!("OUT_DIR"), "/movement.wgsl"))),
     ("reduce", include_str!(concat!(env!("OUT_DIR"), "/reduce.wgsl"))),
     ("matmul", include_str!(concat!(env!("OUT_DIR"), "/matmul.wgsl"))),
+    ("index", include_str!(concat!(env!("OUT_DIR"), "/index.wgsl"))),
 ];
 
 /// Compiled pipelines by family.

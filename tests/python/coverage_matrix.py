@@ -42,6 +42,8 @@ FAMILY = {
     "linspace": "sized",
     "eye": "pattern",
     **dict.fromkeys(("masked_fill", "roll", "diagonal", "diag", "one_hot"), "movement"),
+    # The index tables are fixed by each test; the one tensor input is the indexed one.
+    **dict.fromkeys(("gather", "scatter", "scatter_add", "index_select", "take_along_dim", "embedding"), "movement"),
     "arange": "arange",
     "tensor": "tensor",
     "from_numpy": "numpy",
@@ -51,7 +53,7 @@ FAMILY = {
 }
 SINGLE_INPUT = {"unary", "reduce", "cast", "copy", "movement", "like", "random_like", "fill"}
 # Ops whose integer results overflow on INT_MIN/INT_MAX inputs.
-INT_OVERFLOW = {"neg", "add", "sub", "mul", "add_", "sub_", "mul_", "sum", "matmul", "softsign"}
+INT_OVERFLOW = {"neg", "add", "sub", "mul", "add_", "sub_", "mul_", "sum", "matmul", "softsign", "scatter_add"}
 
 
 def static_reason(op: str, kind: str | None, cls: str, dtype: str) -> str | None:

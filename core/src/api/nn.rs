@@ -204,10 +204,15 @@ fn check_targets(target: &Tensor, batch: &[usize], classes: usize, ignore_index:
 /// The values of an int64 tensor on the host: read from its host data when it was made from NumPy or a list
 /// (directly, or moved to a device and not yet run), else read back from its device.
 fn host_i64(x: &Tensor) -> Result<Vec<i64>> {
-    match host_ints(&x.node()) {
-        Some(all) => Ok(x.view().indices().iter().filter_map(|&i| all.get(i).copied()).collect()),
+    match host_view_ints(x) {
+        Some(v) => Ok(v),
         None => Ok(i64_words(&read_bytes(x)?)),
     }
+}
+
+/// The values of an integer tensor read from its host data, when it has some (see `host_ints`).
+pub(crate) fn host_view_ints(x: &Tensor) -> Option<Vec<i64>> {
+    host_ints(&x.node()).map(|all| x.view().indices().iter().filter_map(|&i| all.get(i).copied()).collect())
 }
 
 fn i64_words(b: &[u8]) -> Vec<i64> {

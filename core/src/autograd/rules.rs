@@ -4,6 +4,7 @@
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_2};
 
 use crate::api::elementwise::{binary, div, mul, plus, scale, t, where_};
+use crate::api::gather::{gather_unchecked, scatter_unchecked};
 use crate::api::grad::{GradFn, GradKind};
 use crate::api::promote::Operand;
 use crate::api::Tensor;
@@ -53,6 +54,25 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
             let ga = if need(0) { Some(g.matmul(&b.transpose(-2, -1)?)?) } else { None };
             let gb = if need(1) { Some(a.transpose(-2, -1)?.matmul(&g)?) } else { None };
             Ok(vec![ga, gb])
+        }
+        Op::Gather { dim } => {
+            let idx = f.saved_input(1)?;
+            let z = zeros_like(&f.inputs[0].detach())?.to_dtype(g.dtype())?;
+            Ok(vec![Some(scatter_unchecked(&z, *dim, &idx, g, true)?), None])
+        }
+        Op::Scatter { dim, add } => {
+            let idx = f.saved_input(1)?;
+            let gbase = match (need(0), add) {
+                (false, _) => None,
+                (true, true) => Some(g.clone()),
+                // Overwritten elements pass no gradient to the base.
+                (true, false) => {
+                    let z = Tensor::full(idx.shape(), Scalar::Int(0), g.dtype(), g.device())?;
+                    Some(scatter_unchecked(g, *dim, &idx, &z, false)?)
+                }
+            };
+            let gsrc = if need(2) { Some(gather_unchecked(g, *dim, &idx)?) } else { None };
+            Ok(vec![gbase, None, gsrc])
         }
         Op::Assign { view } => {
             let g = g.contiguous()?;

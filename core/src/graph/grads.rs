@@ -69,7 +69,25 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "conv2d"
         | "max_pool2d"
         | "avg_pool2d"
-        | "adaptive_avg_pool2d" => GRAD_LINEAR,
+        | "adaptive_avg_pool2d"
+        | "gather"
+        | "scatter"
+        | "scatter_add"
+        | "index_select"
+        | "take_along_dim"
+        | "embedding"
+        | "l1_loss"
+        | "smooth_l1_loss"
+        | "huber_loss" => GRAD_LINEAR,
+        "binary_cross_entropy" | "binary_cross_entropy_with_logits" | "kl_div" => Tolerance::Ulp {
+            ulp: 16.0,
+            per_abs_x: 0.0,
+            abs: 1.52587890625e-5,
+            gpu_ftz: true,
+            reason: "g·((1 − t)/(1 − x) − t/x) through the two logs, g·(sigmoid(x) − l·…) or g·(log t + 1 − x): \
+                     terms within their forward contracts that cancel where the prediction meets the target; \
+                     2⁻¹⁶ absolute there",
+        },
         "var" | "std" => Tolerance::Absolute {
             abs: 3.814697265625e-6,
             reason: "2g·(x − m)/(N − c) (over 2·std for std): x − m carries u·|x| + γ(N)·mean|x| absolutely, which no \

@@ -161,6 +161,18 @@ pub enum Op {
     Assign {
         view: crate::base::view::View,
     },
+    /// `out[p] = src[p with p[dim] = index[p]]`: sources src and index (int32/int64, checked to lie in range by the
+    /// caller), both read through views of the output's shape except src along `dim`.
+    Gather {
+        dim: usize,
+    },
+    /// Sources base, index and src: each output element is the base's, then, for every index element along `dim`
+    /// (in order) that points at it, src's element there replaces it (`add`: is added to it). The index and src
+    /// views have the output's shape except along `dim`.
+    Scatter {
+        dim: usize,
+        add: bool,
+    },
 }
 
 impl Op {
@@ -234,6 +246,9 @@ impl Op {
             },
             Op::Matmul => "matmul",
             Op::Assign { .. } => "setitem",
+            Op::Gather { .. } => "gather",
+            Op::Scatter { add: false, .. } => "scatter",
+            Op::Scatter { add: true, .. } => "scatter_add",
         }
     }
 }

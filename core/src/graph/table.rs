@@ -566,6 +566,20 @@ rows! {
     "diagonal"  : Movement  : false : Same      : EXACT, NO_F64;
     "diag"      : Movement  : false : Same      : EXACT, NO_F64;
     "one_hot"   : Movement  : false : Index     : EXACT, NO_F64;
+    "gather"    : Movement  : true  : Same      : EXACT, NO_F64;
+    "scatter"   : Movement  : true  : Same      : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "moves bits; where indices repeat, the last source element in index order wins on every device (torch \
+                 leaves that choice undefined)",
+    }, NO_F64;
+    "scatter_add": Movement : true  : Same      : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "each output adds the sources pointing at it in index order, in f32 for floats (16-bit rounded once) \
+                 and exactly for integers, the same order on every device; any order is within γ(n)·Σ|x|",
+    }, NO_F64;
+    "index_select": Movement: false : Same      : EXACT, NO_F64;
+    "take_along_dim": Movement: false : Same    : EXACT, NO_F64;
+    "embedding" : Movement  : false : Same      : EXACT, NO_F64;
     "linear"    : Matmul    : false : Promote   : MATMUL_BIAS, NO_F64_NO_INT;
     "sigmoid"   : Unary     : false : Float     : Tolerance::Ulp {
         ulp: 6.5, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
@@ -596,6 +610,36 @@ rows! {
         rel: 2.44140625e-4,
         reason: "a mean of squares of differences: each square within 3u of exact, so the sum of n ≤ 4096 positive \
                  terms is within 3u + γ(n) ≤ 2⁻¹² relatively",
+    }, NO_F64;
+    "l1_loss"   : Loss      : false : Float     : Tolerance::Relative {
+        rel: 2.44140625e-4,
+        reason: "a mean of |a − b|: each term within u of exact, so the sum of n ≤ 4096 non-negative terms is within \
+                 u + γ(n) ≤ 2⁻¹² relatively",
+    }, NO_F64;
+    "smooth_l1_loss": Loss  : false : Float     : Tolerance::Relative {
+        rel: 4.8828125e-4,
+        reason: "a mean of 0.5·d²/β or d − 0.5·β (≥ d/2: no cancellation): each term within 4u, the sum of n ≤ 4096 \
+                 non-negative terms within 4u + γ(n) ≤ 2⁻¹¹ relatively",
+    }, NO_F64;
+    "huber_loss": Loss      : false : Float     : Tolerance::Relative {
+        rel: 4.8828125e-4,
+        reason: "a mean of 0.5·d² or δ·(d − 0.5·δ) (no cancellation): each term within 4u, the sum of n ≤ 4096 \
+                 non-negative terms within 4u + γ(n) ≤ 2⁻¹¹ relatively",
+    }, NO_F64;
+    "binary_cross_entropy": Loss : false : Float : Tolerance::Ulp {
+        ulp: 8.0, per_abs_x: 0.0, abs: 1.9073486328125e-6, gpu_ftz: true,
+        reason: "−(t·log x + (1 − t)·log(1 − x)), two terms of one sign: log within 3 ulp (Vulkan) or 2⁻²¹ absolute \
+                 on [½, 2], 1 − x exact for x ≥ ½, a few roundings and the mean's γ(n); 2⁻¹⁹ absolute near zero",
+    }, NO_F64;
+    "binary_cross_entropy_with_logits": Loss : false : Float : Tolerance::Ulp {
+        ulp: 12.0, per_abs_x: 2.0, abs: 7.62939453125e-6, gpu_ftz: true,
+        reason: "(1 − t)·x − logsigmoid(x) as torch: logsigmoid's 9 + 2·|x| ulp, and the difference cancels for x ≪ 0, \
+                 t ≈ 0 to a few u·|x| absolutely: 2⁻¹⁷ for |x| ≤ 16",
+    }, NO_F64;
+    "kl_div"    : Loss      : false : Float     : Tolerance::Ulp {
+        ulp: 8.0, per_abs_x: 0.0, abs: 7.62939453125e-6, gpu_ftz: true,
+        reason: "t·log t − t·x (xlogy, 0 at t = 0) or exp(t)·(t − x): log's 3 ulp or 2⁻²¹ absolute, exp's 3 + 2·|t|; \
+                 the difference cancels where log t ≈ x, to a few u·|t·x| absolutely: 2⁻¹⁷",
     }, NO_F64;
     "conv2d"    : Matmul    : false : Same      : Tolerance::Backward {
         gpu_ftz: true,

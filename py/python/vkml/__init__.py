@@ -158,7 +158,8 @@ for _name in (
     "unbind softmax log_softmax logsumexp sigmoid sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh "
     "arcsin arccos arctan arcsinh arccosh arctanh erf erfc expm1 log1p log10 frac isnan isinf isfinite nan_to_num "
     "clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot lerp addcmul addcdiv "
-    "var std mm bmm dot outer addmm masked_fill roll diagonal diag"
+    "var std mm bmm dot outer addmm masked_fill roll diagonal diag gather scatter scatter_add index_select "
+    "take_along_dim"
 ).split():
     globals()[_name] = _method(_name)
 del _name

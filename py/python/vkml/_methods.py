@@ -109,6 +109,36 @@ def diag(self, diagonal=0):
     return _vkml._diag(self, diagonal)
 
 
+def gather(self, dim, index, *, sparse_grad=False):
+    if sparse_grad:
+        raise ValueError("gather(): sparse_grad=True is not supported (dense gradients only)")
+    return _vkml._gather(self, dim, index)
+
+
+def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+    return _vkml._scatter(self, dim, index, value if src is None else src, False, reduce)
+
+
+def scatter_add(self, dim, index, src):
+    return _vkml._scatter(self, dim, index, src, True)
+
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    return self.copy_(scatter(self, dim, index, src, value=value, reduce=reduce))
+
+
+def scatter_add_(self, dim, index, src):
+    return self.copy_(scatter_add(self, dim, index, src))
+
+
+def index_select(self, dim, index):
+    return _vkml._index_select(self, dim, index)
+
+
+def take_along_dim(self, indices, dim=None):
+    return _vkml._take_along_dim(self, indices, dim)
+
+
 for _fn in (
     nan_to_num,
     clamp,
@@ -124,6 +154,13 @@ for _fn in (
     roll,
     diagonal,
     diag,
+    gather,
+    scatter,
+    scatter_add,
+    scatter_,
+    scatter_add_,
+    index_select,
+    take_along_dim,
 ):
     _method(_fn.__name__, _fn, f"torch.Tensor.{_fn.__name__}, with torch's arguments.")
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")
