@@ -39,6 +39,12 @@ export interface Tensor extends WasmTensor {
   /** Python's `t[...] = value`. */
   set(items: (number | string | null)[] | number | string | null, value: Tensor | number | boolean): void;
   backward(gradient?: Tensor, options?: { retain_graph?: boolean }): void;
+  /** Indexing by tensors (int32 or int64 indices); async: a device index is read back to check it. */
+  gather(dim: number, index: Tensor): Promise<Tensor>;
+  scatter(dim: number, index: Tensor, src: Tensor | number): Promise<Tensor>;
+  scatter_add(dim: number, index: Tensor, src: Tensor): Promise<Tensor>;
+  index_select(dim: number, index: Tensor): Promise<Tensor>;
+  take_along_dim(indices: Tensor, dim?: number | null): Promise<Tensor>;
 }
 export declare const Tensor: typeof WasmTensor;
 
@@ -126,6 +132,14 @@ export declare const nn: {
   CrossEntropyLoss: ModuleClass<[({ ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction)?]>;
   NLLLoss: ModuleClass<[({ ignore_index?: number; weight?: Tensor } & Reduction)?]>;
   MSELoss: ModuleClass<[Reduction?]>;
+  L1Loss: ModuleClass<[Reduction?]>;
+  SmoothL1Loss: ModuleClass<[({ beta?: number } & Reduction)?]>;
+  HuberLoss: ModuleClass<[({ delta?: number } & Reduction)?]>;
+  BCELoss: ModuleClass<[({ weight?: Tensor } & Reduction)?]>;
+  BCEWithLogitsLoss: ModuleClass<[({ weight?: Tensor; pos_weight?: Tensor } & Reduction)?]>;
+  KLDivLoss: ModuleClass<[{ reduction?: "mean" | "sum" | "none" | "batchmean"; log_target?: boolean }?]>;
+  /** forward(input) is async: it returns a Promise (the indices are checked first). */
+  Embedding: ModuleClass<[number, number, { padding_idx?: number; device?: string; dtype?: string }?]>;
   cross_entropy(input: Tensor, target: Tensor,
     options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
   functional: {
@@ -163,6 +177,15 @@ export declare const nn: {
       options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
     nll_loss(input: Tensor, target: Tensor, options?: { ignore_index?: number; weight?: Tensor } & Reduction): Tensor;
     mse_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
+    l1_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
+    smooth_l1_loss(input: Tensor, target: Tensor, options?: { beta?: number } & Reduction): Tensor;
+    huber_loss(input: Tensor, target: Tensor, options?: { delta?: number } & Reduction): Tensor;
+    binary_cross_entropy(input: Tensor, target: Tensor, options?: { weight?: Tensor } & Reduction): Tensor;
+    binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
+      options?: { weight?: Tensor; pos_weight?: Tensor } & Reduction): Tensor;
+    kl_div(input: Tensor, target: Tensor,
+      options?: { reduction?: "mean" | "sum" | "none" | "batchmean"; log_target?: boolean }): Tensor;
+    embedding(input: Tensor, weight: Tensor, options?: { padding_idx?: number }): Promise<Tensor>;
     batch_norm(x: Tensor, running_mean?: Tensor, running_var?: Tensor, weight?: Tensor, bias?: Tensor,
       options?: { training?: boolean; momentum?: number; eps?: number }): Tensor;
     layer_norm(x: Tensor, normalized_shape: number | number[], weight?: Tensor, bias?: Tensor,

@@ -48,6 +48,26 @@ Tensor.prototype.set = function (items, value) {
   return value instanceof Tensor ? this._index_put(list, undefined, handle(value)) : this._index_put(list, value);
 };
 
+// Indexing by tensors: each returns a Promise, since an index computed on the device is read back (without
+// blocking) to check it, as torch's CPU kernels do.
+Tensor.prototype.gather = function (dim, index) {
+  return wasm._gather(handle(this), dim, handle(index));
+};
+const scatterSource = (x, index, src) =>
+  src instanceof Tensor ? handle(src) : wasm.full(index.shape, src, { dtype: x.dtype, device: x.device });
+Tensor.prototype.scatter = function (dim, index, src) {
+  return wasm._scatter(handle(this), dim, handle(index), scatterSource(this, index, src), false);
+};
+Tensor.prototype.scatter_add = function (dim, index, src) {
+  return wasm._scatter(handle(this), dim, handle(index), handle(src), true);
+};
+Tensor.prototype.index_select = function (dim, index) {
+  return wasm._index_select(handle(this), dim, handle(index));
+};
+Tensor.prototype.take_along_dim = function (indices, dim) {
+  return wasm._take_along_dim(handle(this), handle(indices), dim);
+};
+
 Tensor.prototype.toString = function () {
   return this.disposed ? "tensor(<disposed>)" : `tensor(shape=[${this.shape}], dtype=${this.dtype}, device=${this.device})`;
 };

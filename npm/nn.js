@@ -50,6 +50,20 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
       return wasm._nll_loss(input, target, rest, handle(weight));
     },
     mse_loss: (input, target, options) => wasm.mse_loss(input, target, options),
+    l1_loss: (input, target, options) => wasm.l1_loss(input, target, options),
+    smooth_l1_loss: (input, target, options) => wasm.smooth_l1_loss(input, target, options),
+    huber_loss: (input, target, options) => wasm.huber_loss(input, target, options),
+    binary_cross_entropy: (input, target, options = {}) => {
+      const { weight, ...rest } = options;
+      return wasm._binary_cross_entropy(input, target, rest, handle(weight));
+    },
+    binary_cross_entropy_with_logits: (input, target, options = {}) => {
+      const { weight, pos_weight, ...rest } = options;
+      return wasm._binary_cross_entropy_with_logits(input, target, rest, handle(weight), handle(pos_weight));
+    },
+    kl_div: (input, target, options) => wasm.kl_div(input, target, options),
+    /** Async (a Promise): the indices are checked against the rows first, as torch's CPU kernel does. */
+    embedding: (input, weight, options = {}) => wasm._embedding(handle(input), handle(weight), options),
     batch_norm: (x, running_mean, running_var, weight, bias, options) =>
       wasm._batch_norm(x, handle(running_mean), handle(running_var), handle(weight), handle(bias), options),
     layer_norm: (x, normalized_shape, weight, bias, options) =>
@@ -211,6 +225,25 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }
     forward(x) {
       return F.linear(x, this.weight, this.bias);
+    }
+  }
+
+  /** Embedding: weight (num_embeddings, embedding_dim) from N(0, 1), the padding row zero; forward is async. */
+  class Embedding extends Module {
+    constructor(num_embeddings, embedding_dim, { padding_idx, device, dtype } = {}) {
+      super();
+      this.num_embeddings = num_embeddings;
+      this.embedding_dim = embedding_dim;
+      if (padding_idx !== undefined && padding_idx < 0) padding_idx += num_embeddings;
+      this.padding_idx = padding_idx;
+      this.weight = Parameter(wasm.zeros([num_embeddings, embedding_dim], { device, dtype }));
+      init.normal_(this.weight);
+      if (padding_idx !== undefined) {
+        no_grad(() => this.weight.set([padding_idx], 0));
+      }
+    }
+    forward(input) {
+      return F.embedding(input, this.weight, { padding_idx: this.padding_idx });
     }
   }
 
@@ -421,6 +454,13 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     CrossEntropyLoss: lossModule("CrossEntropyLoss", F.cross_entropy),
     NLLLoss: lossModule("NLLLoss", F.nll_loss),
     MSELoss: lossModule("MSELoss", F.mse_loss),
+    L1Loss: lossModule("L1Loss", F.l1_loss),
+    SmoothL1Loss: lossModule("SmoothL1Loss", F.smooth_l1_loss),
+    HuberLoss: lossModule("HuberLoss", F.huber_loss),
+    BCELoss: lossModule("BCELoss", F.binary_cross_entropy),
+    BCEWithLogitsLoss: lossModule("BCEWithLogitsLoss", F.binary_cross_entropy_with_logits),
+    KLDivLoss: lossModule("KLDivLoss", F.kl_div),
+    Embedding,
     functional: F,
     init,
     cross_entropy: F.cross_entropy,

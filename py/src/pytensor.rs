@@ -416,7 +416,12 @@ impl Tensor {
         Ok(Tensor(self.0.index(&index_items(key)?).py()?))
     }
     fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        let target = self.0.index(&index_items(key)?).py()?;
+        let items = index_items(key)?;
+        if items.iter().any(|it| matches!(it, vkml_core::api::index::IndexItem::Tensor(_))) {
+            let v = value_tensor(value, &self.0)?;
+            return vkml_core::api::advanced::assign(&self.0, &items, &v).py();
+        }
+        let target = self.0.index(&items).py()?;
         let v = value_tensor(value, &target)?;
         target.assign(&v).py()
     }

@@ -29,6 +29,8 @@ export function call(vkml, c, xs) {
     return vkml.nn.functional[c.call.slice(14)](...xs, ...c.args, ...options);
   }
   if (c.call === "to") return xs[0].to({ dtype: c.args[0] });
+  // "pre:NAME": a method whose numbers come before its tensors, as gather(dim, index).
+  if (c.call.startsWith("pre:")) return xs[0][c.call.slice(4)](...c.args, ...xs.slice(1));
   return xs[0][c.call](...xs.slice(1), ...c.args);
 }
 

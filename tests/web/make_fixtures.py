@@ -26,6 +26,11 @@ from trajectory import FACTOR, U32  # noqa: E402
 
 F = "nn.functional."
 LABELS = np.array([0, 2, 1, 2, 0, 1], np.int64)
+_R = np.random.default_rng(5)
+IDX = _R.integers(0, 4, (4, 5))  # positions < 4 along either dim of a (4, 5) input
+UNIQUE = np.stack([_R.permutation(4) for _ in range(5)], axis=1)[:3]  # distinct rows per column: scatter's winner
+P45 = _round(_R.uniform(0.05, 0.95, (4, 5)), "float32")  # probabilities
+Q45 = _round(_R.uniform(0.05, 0.95, (4, 5)), "float32")
 LOGP = np.log(np.full((6, 3), 1 / 3, np.float32)) + _round(np.random.default_rng(7).normal(size=(6, 3)), "float32")
 
 # (op-table name, call, input shapes (or arrays), extra args, options, input dtype, domain, classes).
@@ -232,6 +237,90 @@ CASES = (
         ("diag", "diag", [(4, 5)], [], None, "float32", "normal", ("contiguous",)),
         ("diag", "diag", [(4,)], [1], None, "float32", "normal", ("contiguous",)),
         ("one_hot", F + "one_hot", [LABELS], [3], None, "int64", "normal", ("contiguous",)),
+        ("gather", "pre:gather", [(4, 5), IDX], [1], None, ("float32", "int64"), "normal", ("contiguous",)),
+        (
+            "scatter",
+            "pre:scatter",
+            [(4, 5), UNIQUE, (3, 5)],
+            [0],
+            None,
+            ("float32", "int64", "float32"),
+            "normal",
+            ("contiguous",),
+        ),
+        (
+            "scatter_add",
+            "pre:scatter_add",
+            [(4, 5), IDX, (4, 5)],
+            [0],
+            None,
+            ("float32", "int64", "float32"),
+            "normal",
+            ("contiguous",),
+        ),
+        (
+            "index_select",
+            "pre:index_select",
+            [(4, 5), np.array([3, 0, 3])],
+            [1],
+            None,
+            ("float32", "int64"),
+            "normal",
+            ("contiguous",),
+        ),
+        ("take_along_dim", "take_along_dim", [(4, 5), IDX], [0], None, ("float32", "int64"), "normal", ("contiguous",)),
+        (
+            "embedding",
+            F + "embedding",
+            [np.array([[1, 0], [3, 3]]), (4, 5)],
+            [],
+            None,
+            ("int64", "float32"),
+            "normal",
+            ("contiguous",),
+        ),
+        ("l1_loss", F + "l1_loss", [(4, 5), (4, 5)], [], None, "float32", "normal", ("contiguous", "transposed")),
+        (
+            "smooth_l1_loss",
+            F + "smooth_l1_loss",
+            [(4, 5), (4, 5)],
+            [],
+            {"beta": 0.5},
+            "float32",
+            "normal",
+            ("contiguous",),
+        ),
+        (
+            "huber_loss",
+            F + "huber_loss",
+            [(4, 5), (4, 5)],
+            [],
+            {"delta": 0.5, "reduction": "sum"},
+            "float32",
+            "normal",
+            ("contiguous",),
+        ),
+        (
+            "binary_cross_entropy",
+            F + "binary_cross_entropy",
+            [P45, Q45],
+            [],
+            None,
+            "float32",
+            "normal",
+            ("contiguous",),
+        ),
+        (
+            "binary_cross_entropy_with_logits",
+            F + "binary_cross_entropy_with_logits",
+            [(4, 5), Q45],
+            [],
+            {"reduction": "none"},
+            "float32",
+            "normal",
+            ("contiguous",),
+        ),
+        ("kl_div", F + "kl_div", [(4, 5), Q45], [], {"reduction": "batchmean"}, "float32", "normal", ("contiguous",)),
         ("group_norm", F + "group_norm", [(2, 4, 3)], [2], None, "float32", "normal", ("contiguous",)),
         # Eval mode (running statistics): inputs x, running mean and var, weight, bias, all positive.
         (
@@ -262,6 +351,8 @@ GRADS = [
     ("max_pool2d", F + "max_pool2d", [(2, 3, 6, 6)], [2]),
     ("mse_loss", F + "mse_loss", [(4, 5), (4, 5)], []),
     ("cross_entropy", F + "cross_entropy", [(6, 3), LABELS], []),
+    ("smooth_l1_loss", F + "smooth_l1_loss", [(4, 5), (4, 5)], []),
+    ("binary_cross_entropy_with_logits", F + "binary_cross_entropy_with_logits", [(4, 5), Q45], []),
 ]
 
 
@@ -299,6 +390,8 @@ def torch_call(call: str, args: list, kw: dict | None, dtypes=()):
             return xs[0].to(getattr(torch, args[0]))
         if call == "get":
             return xs[0][tuple(index_item(a) for a in args)]
+        if call.startswith("pre:"):
+            return getattr(xs[0], call[4:])(*args, *xs[1:], **kw)
         return getattr(xs[0], call)(*xs[1:], *args, **kw)
 
     return fn

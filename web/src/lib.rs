@@ -5,7 +5,9 @@
 mod activation;
 mod convert;
 mod device;
+mod gather;
 mod io;
+mod loss;
 mod nn;
 mod ops;
 mod optim;

@@ -167,31 +167,30 @@ fn extent(x: &Tensor, dim: usize) -> usize {
     x.shape().get(dim).copied().unwrap_or(1)
 }
 
+/// The bounds of an index, read here (native front ends) or handed in by a front end that read them itself
+/// asynchronously (`bounds`, then the `*_with` form).
+type Known = Option<(i64, i64)>;
+
 /// `torch.gather(x, dim, index)`.
 pub fn gather(x: &Tensor, dim: i64, idx: &Tensor) -> Result<Tensor> {
-    let d = gather_checks(x, dim, idx)?;
-    check_index(read_bounds(idx)?, extent(x, d), Wording::Bounds { dim: d })?;
-    gather_unchecked(x, d, idx)
+    gather_with(x, dim, idx, read_bounds(idx)?)
 }
 
-/// gather's checks of dtypes, devices and shapes; the wrapped dim.
-pub fn gather_checks(x: &Tensor, dim: i64, idx: &Tensor) -> Result<usize> {
+pub fn gather_with(x: &Tensor, dim: i64, idx: &Tensor, bounds: Known) -> Result<Tensor> {
     index_dtype(idx, "gather")?;
     same_device(x, idx)?;
     let d = wrap_dim(dim, x.ndim().max(1))?;
     check_shapes("gather", x, d, idx, None)?;
-    Ok(d)
+    check_index(bounds, extent(x, d), Wording::Bounds { dim: d })?;
+    gather_unchecked(x, d, idx)
 }
 
 /// `torch.scatter(x, dim, index, src)` and `scatter_add` (`add`); a scalar value is a `src` filled with it.
 pub fn scatter(x: &Tensor, dim: i64, idx: &Tensor, src: &Tensor, add: bool) -> Result<Tensor> {
-    let d = scatter_checks(x, dim, idx, src, add)?;
-    check_index(read_bounds(idx)?, extent(x, d), Wording::Bounds { dim: d })?;
-    scatter_unchecked(x, d, idx, src, add)
+    scatter_with(x, dim, idx, src, add, read_bounds(idx)?)
 }
 
-/// scatter's checks; the wrapped dim.
-pub fn scatter_checks(x: &Tensor, dim: i64, idx: &Tensor, src: &Tensor, add: bool) -> Result<usize> {
+pub fn scatter_with(x: &Tensor, dim: i64, idx: &Tensor, src: &Tensor, add: bool, bounds: Known) -> Result<Tensor> {
     let op = if add { "scatter_add" } else { "scatter" };
     index_dtype(idx, op)?;
     same_device(x, idx)?;
@@ -201,7 +200,8 @@ pub fn scatter_checks(x: &Tensor, dim: i64, idx: &Tensor, src: &Tensor, add: boo
     }
     let d = wrap_dim(dim, x.ndim().max(1))?;
     check_shapes(op, x, d, idx, Some(src))?;
-    Ok(d)
+    check_index(bounds, extent(x, d), Wording::Bounds { dim: d })?;
+    scatter_unchecked(x, d, idx, src, add)
 }
 
 /// A tensor of `idx`'s shape filled with `value`, for `scatter(x, dim, idx, value)`.
@@ -212,12 +212,10 @@ pub fn scatter_value(x: &Tensor, idx: &Tensor, value: Scalar) -> Result<Tensor> 
 
 /// `torch.index_select(x, dim, index)`: a 1-d (or 0-d) index of int32/int64.
 pub fn index_select(x: &Tensor, dim: i64, idx: &Tensor) -> Result<Tensor> {
-    let d = index_select_checks(x, dim, idx)?;
-    check_index(read_bounds(idx)?, extent(x, d), Wording::Range)?;
-    index_select_unchecked(x, d, idx)
+    index_select_with(x, dim, idx, read_bounds(idx)?)
 }
 
-pub fn index_select_checks(x: &Tensor, dim: i64, idx: &Tensor) -> Result<usize> {
+pub fn index_select_with(x: &Tensor, dim: i64, idx: &Tensor, bounds: Known) -> Result<Tensor> {
     if idx.ndim() > 1 {
         return Err(Error::Runtime("index_select(): Index is supposed to be a vector".into()));
     }
@@ -225,7 +223,9 @@ pub fn index_select_checks(x: &Tensor, dim: i64, idx: &Tensor) -> Result<usize> 
         return Err(Error::Runtime("index_select(): Expected dtype int32 or int64 for index".into()));
     }
     same_device(x, idx)?;
-    wrap_dim(dim, x.ndim().max(1))
+    let d = wrap_dim(dim, x.ndim().max(1))?;
+    check_index(bounds, extent(x, d), Wording::Range)?;
+    index_select_unchecked(x, d, idx)
 }
 
 /// index_select as a gather with the index expanded over the other dims (stride 0: no copy).
@@ -244,8 +244,12 @@ pub fn index_select_unchecked(x: &Tensor, dim: usize, idx: &Tensor) -> Result<Te
 /// `torch.take_along_dim(x, indices, dim)`: x and indices broadcast against each other except along `dim`; with
 /// no dim, both are flattened.
 pub fn take_along_dim(x: &Tensor, idx: &Tensor, dim: Option<i64>) -> Result<Tensor> {
+    take_along_dim_with(x, idx, dim, read_bounds(idx)?)
+}
+
+pub fn take_along_dim_with(x: &Tensor, idx: &Tensor, dim: Option<i64>, bounds: Known) -> Result<Tensor> {
     let Some(dim) = dim else {
-        return gather(&x.reshape(&[-1])?, 0, &idx.reshape(&[-1])?);
+        return gather_with(&x.reshape(&[-1])?, 0, &idx.reshape(&[-1])?, bounds);
     };
     if x.ndim() != idx.ndim() {
         return Err(Error::Runtime(format!(
@@ -266,18 +270,22 @@ pub fn take_along_dim(x: &Tensor, idx: &Tensor, dim: Option<i64>) -> Result<Tens
         xb[d] = x.shape()[d];
         ib[d] = idx.shape()[d];
     }
-    gather(&x.expand(&xb)?, d as i64, &idx.expand(&ib)?)
+    gather_with(&x.expand(&xb)?, d as i64, &idx.expand(&ib)?, bounds)
 }
 
 /// `F.embedding(idx, weight, padding_idx)`: rows of the 2-d weight; the padding row gets no gradient.
 pub fn embedding(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>) -> Result<Tensor> {
+    embedding_with(idx, weight, padding_idx, read_bounds(idx)?)
+}
+
+pub fn embedding_with(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>, bounds: Known) -> Result<Tensor> {
     let pad = embedding_checks(idx, weight, padding_idx)?;
-    check_index(read_bounds(idx)?, weight.shape()[0], Wording::Range)?;
+    check_index(bounds, weight.shape()[0], Wording::Range)?;
     embedding_unchecked(idx, weight, pad)
 }
 
 /// embedding's checks; the padding row, wrapped.
-pub fn embedding_checks(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>) -> Result<Option<i64>> {
+fn embedding_checks(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>) -> Result<Option<i64>> {
     if weight.ndim() != 2 {
         return Err(Error::Runtime("'weight' must be 2-D".into()));
     }
@@ -297,7 +305,7 @@ pub fn embedding_checks(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>)
     }
 }
 
-pub fn embedding_unchecked(idx: &Tensor, weight: &Tensor, pad: Option<i64>) -> Result<Tensor> {
+fn embedding_unchecked(idx: &Tensor, weight: &Tensor, pad: Option<i64>) -> Result<Tensor> {
     let rows = index_select_unchecked(weight, 0, &idx.reshape(&[-1])?)?;
     let rows = match pad {
         // The padding row's value without its history: the same numbers, and no gradient flows to that row.

@@ -1,16 +1,23 @@
-//! Basic indexing (`t[...]`): ints, slices with positive steps, None and Ellipsis — all views, no copy.
+//! Indexing (`t[...]`): ints, slices with positive steps, None and Ellipsis are views (no copy); index tensors
+//! (integer or bool) go to `advanced.rs`.
 
 use super::tensor::Tensor;
 use crate::base::view::View;
 use crate::util::error::{Error, Result};
 
 /// One item of an index expression.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum IndexItem {
     Int(i64),
-    Slice { start: Option<i64>, stop: Option<i64>, step: Option<i64> },
+    Slice {
+        start: Option<i64>,
+        stop: Option<i64>,
+        step: Option<i64>,
+    },
     NewAxis,
     Ellipsis,
+    /// An integer tensor (positions along one dim) or a bool mask (over as many dims as it has).
+    Tensor(Tensor),
 }
 
 /// Clamp a Python slice bound into [0, len].
@@ -24,6 +31,9 @@ fn clamp_bound(b: Option<i64>, len: usize, default: usize) -> usize {
 
 impl Tensor {
     pub fn index(&self, items: &[IndexItem]) -> Result<Tensor> {
+        if items.iter().any(|it| matches!(it, IndexItem::Tensor(_))) {
+            return super::advanced::index(self, items);
+        }
         let consumes = |it: &IndexItem| matches!(it, IndexItem::Int(_) | IndexItem::Slice { .. });
         let used = items.iter().filter(|it| consumes(it)).count();
         let ellipses = items.iter().filter(|it| matches!(it, IndexItem::Ellipsis)).count();
@@ -43,6 +53,9 @@ impl Tensor {
         let mut d = 0usize; // the dim of `v` the next item applies to
         for it in items {
             match *it {
+                IndexItem::Tensor(_) => {
+                    return Err(Error::Index("an index tensor reached basic indexing".into()));
+                }
                 IndexItem::Int(i) => {
                     let len = v.shape[d] as i64;
                     let j = if i < 0 { i + len } else { i };

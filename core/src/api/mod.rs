@@ -2,6 +2,7 @@
 //! writes and realization. Composite ops are written here once, over the primitives of `graph::op`.
 
 pub mod activation;
+pub mod advanced;
 pub mod arrange;
 pub mod conv;
 pub mod create;
