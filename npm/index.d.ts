@@ -39,6 +39,11 @@ export interface Tensor extends WasmTensor {
   /** Python's `t[...] = value`. */
   set(items: (number | string | null)[] | number | string | null, value: Tensor | number | boolean): void;
   backward(gradient?: Tensor, options?: { retain_graph?: boolean }): void;
+  /** Stable sorts: `[values, indices]`. */
+  sort(dim?: number, options?: { descending?: boolean }): [Tensor, Tensor];
+  argsort(dim?: number, options?: { descending?: boolean }): Tensor;
+  topk(k: number, options?: { dim?: number; largest?: boolean }): [Tensor, Tensor];
+  bernoulli(): Tensor;
   /** Indexing by tensors (int32 or int64 indices); async: a device index is read back to check it. */
   gather(dim: number, index: Tensor): Promise<Tensor>;
   scatter(dim: number, index: Tensor, src: Tensor | number): Promise<Tensor>;
@@ -48,6 +53,11 @@ export interface Tensor extends WasmTensor {
 }
 export declare const Tensor: typeof WasmTensor;
 
+export declare function randint(low: number, high: number, shape: number[], options?: TensorOptions): Tensor;
+export declare function randperm(n: number, options?: TensorOptions): Tensor;
+export declare function normal(mean: number, std: number, shape: number[], options?: TensorOptions): Tensor;
+export declare function empty(shape: number[], options?: TensorOptions): Tensor;
+export declare function bernoulli(p: Tensor): Tensor;
 export declare function backward(t: Tensor, gradient?: Tensor, options?: { retain_graph?: boolean }): void;
 export declare function where(cond: Tensor, a: Tensor, b: Tensor): Tensor;
 export declare function cat(tensors: Iterable<Tensor>, dim?: number): Tensor;
@@ -177,6 +187,7 @@ export declare const nn: {
       options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
     nll_loss(input: Tensor, target: Tensor, options?: { ignore_index?: number; weight?: Tensor } & Reduction): Tensor;
     mse_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
+    pad(x: Tensor, pad: number[], options?: { mode?: "constant" | "reflect" | "replicate" | "circular"; value?: number }): Tensor;
     l1_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
     smooth_l1_loss(input: Tensor, target: Tensor, options?: { beta?: number } & Reduction): Tensor;
     huber_loss(input: Tensor, target: Tensor, options?: { delta?: number } & Reduction): Tensor;

@@ -74,8 +74,11 @@ Tensor.prototype.toString = function () {
 
 export const {
   tensor, zeros, ones, full, rand, randn, arange, linspace, eye, manual_seed, no_grad, is_grad_enabled, init_webgpu,
-  best_device, devices, load_safetensors,
+  best_device, devices, load_safetensors, randint, randperm, normal, empty,
 } = wasm;
+
+/** `vkml.bernoulli(p)`: 1 with probability p (each element). */
+export const bernoulli = (p) => p.bernoulli();
 
 /** `vkml.backward(loss)`, as in Python's seed loop. */
 export const backward = (t, gradient, options) => t.backward(gradient, options);

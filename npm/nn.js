@@ -50,6 +50,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
       return wasm._nll_loss(input, target, rest, handle(weight));
     },
     mse_loss: (input, target, options) => wasm.mse_loss(input, target, options),
+    pad: (x, pad, options) => wasm.pad(x, pad, options),
     l1_loss: (input, target, options) => wasm.l1_loss(input, target, options),
     smooth_l1_loss: (input, target, options) => wasm.smooth_l1_loss(input, target, options),
     huber_loss: (input, target, options) => wasm.huber_loss(input, target, options),

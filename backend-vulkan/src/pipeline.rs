@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// Every kernel family and its WGSL.
-pub const FAMILIES: [(&str, &str); 9] = [
+pub const FAMILIES: [(&str, &str); 10] = [
     ("create", include_str!(concat!(env!("OUT_DIR"), "/create.wgsl"))),
     ("unary", include_str!(concat!(env!("OUT_DIR"), "/unary.wgsl"))),
     ("binary", include_str!(concat!(env!("OUT_DIR"), "/binary.wgsl"))),
@@ -14,6 +14,7 @@ pub const FAMILIES: [(&str, &str); 9] = [
     ("reduce", include_str!(concat!(env!("OUT_DIR"), "/reduce.wgsl"))),
     ("matmul", include_str!(concat!(env!("OUT_DIR"), "/matmul.wgsl"))),
     ("index", include_str!(concat!(env!("OUT_DIR"), "/index.wgsl"))),
+    ("sort", include_str!(concat!(env!("OUT_DIR"), "/sort.wgsl"))),
 ];
 
 /// Compiled pipelines by family.

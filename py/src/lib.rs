@@ -12,7 +12,10 @@ mod loss;
 mod math;
 mod nn;
 mod optim;
+mod pad;
 mod pytensor;
+mod random;
+mod sort;
 
 use std::sync::{Arc, Once};
 
@@ -392,6 +395,9 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     math::register(m)?;
     gather::register(m)?;
     loss::register(m)?;
+    sort::register(m)?;
+    random::register(m)?;
+    pad::register(m)?;
     optim::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

@@ -44,10 +44,12 @@ FAMILY = {
     **dict.fromkeys(("masked_fill", "roll", "diagonal", "diag", "one_hot"), "movement"),
     # The index tables are fixed by each test; the one tensor input is the indexed one.
     **dict.fromkeys(("gather", "scatter", "scatter_add", "index_select", "take_along_dim", "embedding"), "movement"),
+    **dict.fromkeys(("sort", "argsort", "topk"), "movement"),
     "arange": "arange",
     "tensor": "tensor",
     "from_numpy": "numpy",
-    **dict.fromkeys(("rand", "randn"), "random"),
+    **dict.fromkeys(("rand", "randn", "randint", "normal", "randperm", "empty"), "random"),
+    "bernoulli": "random_like",
     **dict.fromkeys(("zeros_like", "ones_like", "full_like"), "like"),
     **dict.fromkeys(("rand_like", "randn_like"), "random_like"),
 }

@@ -64,3 +64,26 @@ fn scatter_and_scatter_add_resolve_duplicates_in_order() -> Result<()> {
     }
     Ok(())
 }
+
+#[test]
+fn argsort_matches_the_oracle_with_ties_and_nan() -> Result<()> {
+    for dtype in [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64, DType::Bool] {
+        for descending in [false, true] {
+            same(30, |g, dev| {
+                // Few distinct values (ties), a NaN and signed zeros among them.
+                let mut x = random_f32(g, &[6, 40], -3.0, 3.0, dev)?.unary(vkml_core::graph::op::UnaryOp::Round)?;
+                if dtype.is_float() {
+                    let specials = Tensor::from_bytes(
+                        [f32::NAN, -0.0, 0.0, f32::INFINITY].iter().flat_map(|v| v.to_le_bytes()).collect(),
+                        &[1, 4],
+                        DType::F32,
+                        dev,
+                    )?;
+                    x = vkml_core::api::join::cat(&[x, specials.expand(&[6, 4])?], 1)?;
+                }
+                vkml_core::api::sort::argsort(&x.to_dtype(dtype)?.t()?, 0, descending)
+            })?;
+        }
+    }
+    Ok(())
+}

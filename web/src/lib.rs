@@ -11,6 +11,7 @@ mod loss;
 mod nn;
 mod ops;
 mod optim;
+mod random;
 mod tensor;
 
 use wasm_bindgen::JsValue;

@@ -222,3 +222,12 @@ pub fn group_norm(
     let eps = opt_f64(&options, "eps")?.unwrap_or(1e-5);
     ok(norm::group_norm(x.core()?, groups, opt_core(&weight)?, opt_core(&bias)?, eps))
 }
+
+/// `pad(x, pad, {mode, value})`: (before, after) pairs from the last dim; constant, reflect, replicate, circular.
+#[wasm_bindgen]
+pub fn pad(x: &Tensor, pad: Vec<f64>, options: JsValue) -> JsResult<Tensor> {
+    let mode =
+        vkml_core::api::pad::PadMode::parse(opt_string(&options, "mode")?.as_deref().unwrap_or("constant")).js()?;
+    let amounts: Vec<i64> = pad.iter().map(|&p| p as i64).collect();
+    ok(vkml_core::api::pad::pad(x.core()?, &amounts, mode, opt_f64(&options, "value")?.unwrap_or(0.0)))
+}

@@ -74,6 +74,8 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
             let gsrc = if need(2) { Some(gather_unchecked(g, *dim, &idx)?) } else { None };
             Ok(vec![gbase, None, gsrc])
         }
+        // Positions are integers: no gradient (sort's values get theirs through gather).
+        Op::ArgSort { .. } => Ok(vec![None]),
         Op::Assign { view } => {
             let g = g.contiguous()?;
             let gbase = if need(0) {

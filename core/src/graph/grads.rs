@@ -76,6 +76,9 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "index_select"
         | "take_along_dim"
         | "embedding"
+        | "sort"
+        | "pad"
+        | "topk"
         | "l1_loss"
         | "smooth_l1_loss"
         | "huber_loss" => GRAD_LINEAR,

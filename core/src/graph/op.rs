@@ -173,6 +173,11 @@ pub enum Op {
         dim: usize,
         add: bool,
     },
+    /// The positions (int64) that sort each row along the source view's last dim, stably: equal values keep their
+    /// order, NaN sorts after every number (before, descending), -0 equals +0.
+    ArgSort {
+        descending: bool,
+    },
 }
 
 impl Op {
@@ -249,6 +254,7 @@ impl Op {
             Op::Gather { .. } => "gather",
             Op::Scatter { add: false, .. } => "scatter",
             Op::Scatter { add: true, .. } => "scatter_add",
+            Op::ArgSort { .. } => "argsort",
         }
     }
 }

@@ -253,6 +253,28 @@ rows! {
         reason: "Box–Muller on identical Philox bits; cos has 2⁻¹¹ absolute error on [−π, π] (Vulkan spec), scaled \
                  by the radius √(−2 ln 2⁻²⁴) ≈ 5.8, plus log and sqrt ULPs: ≤ 5.8·2⁻¹¹ + 2⁻²⁰ < 3e-3",
     }, NO_F64;
+    "randint"   : Creation  : false : Target    : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "min(floor(u·range), range − 1) + low of the same 24-bit Philox draw u on every device: one correctly \
+                 rounded product, exact after that",
+    }, NO_F64;
+    "normal"    : Creation  : false : Target    : Tolerance::Absolute {
+        abs: 2.5e-2,
+        reason: "randn's 3e-3 scaled by std (≤ 8 in the tests), one product and one sum rounded: 8·3e-3 plus a few \
+                 units of rounding",
+    }, NO_F64;
+    "bernoulli" : Creation  : false : Target    : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "u < p for the same Philox draw u on every device: an exact comparison",
+    }, NO_F64;
+    "randperm"  : Creation  : false : Target    : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "the stable argsort of the same n Philox draws on every device",
+    }, NO_F64;
+    "empty"     : Creation  : false : Target    : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "filled with zeros (torch leaves the values undefined; vkml never exposes stale memory)",
+    }, NO_F64;
     "neg"       : Unary     : true  : Same      : EXACT, NO_F64;
     "exp"       : Unary     : true  : Float     : Tolerance::Ulp {
         ulp: 3.0, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
@@ -578,6 +600,21 @@ rows! {
                  and exactly for integers, the same order on every device; any order is within γ(n)·Σ|x|",
     }, NO_F64;
     "index_select": Movement: false : Same      : EXACT, NO_F64;
+    "pad"       : Movement  : false : Same      : EXACT, NO_F64;
+    "argsort"   : Movement  : true  : Index     : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "ranks from exact comparisons of the values' bits (NaN last, -0 = +0), ties in index order: a stable \
+                 sort on every device, torch's order with stable=True",
+    }, NO_F64;
+    "sort"      : Movement  : false : Same      : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "argsort's stable order, then a gather that moves bits",
+    }, NO_F64;
+    "topk"      : Movement  : false : Same      : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "the first k of a stable descending (ascending for largest=False) sort; torch may order equal values \
+                 differently",
+    }, NO_F64;
     "take_along_dim": Movement: false : Same    : EXACT, NO_F64;
     "embedding" : Movement  : false : Same      : EXACT, NO_F64;
     "linear"    : Matmul    : false : Promote   : MATMUL_BIAS, NO_F64_NO_INT;

@@ -44,6 +44,8 @@ double = float64
 int = int32
 long = int64
 
+from ._random import bernoulli, empty, empty_like, normal, randint, randint_like, randperm  # noqa: E402
+
 realize = _vkml.realize_
 
 
@@ -159,7 +161,7 @@ for _name in (
     "arcsin arccos arctan arcsinh arccosh arctanh erf erfc expm1 log1p log10 frac isnan isinf isfinite nan_to_num "
     "clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot lerp addcmul addcdiv "
     "var std mm bmm dot outer addmm masked_fill roll diagonal diag gather scatter scatter_add index_select "
-    "take_along_dim"
+    "take_along_dim sort argsort msort topk"
 ).split():
     globals()[_name] = _method(_name)
 del _name

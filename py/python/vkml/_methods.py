@@ -3,6 +3,7 @@ class keeps a core set of methods within the line limit: the unary math family, 
 moments, fixed-rank products and rearrangements, with torch's names, aliases and operators (% and //)."""
 
 from numbers import Number
+from typing import NamedTuple
 
 from . import _vkml
 from ._vkml import Tensor
@@ -139,6 +140,44 @@ def take_along_dim(self, indices, dim=None):
     return _vkml._take_along_dim(self, indices, dim)
 
 
+class _SortResult(NamedTuple):
+    """What `Tensor.sort` returns, like torch's `torch.return_types.sort`."""
+
+    values: Tensor
+    indices: Tensor
+
+
+class _TopkResult(NamedTuple):
+    """What `Tensor.topk` returns, like torch's `torch.return_types.topk`."""
+
+    values: Tensor
+    indices: Tensor
+
+
+def sort(self, dim=-1, descending=False, stable=False):
+    """Always stable: equal values keep their order (torch promises that only with stable=True)."""
+    return _SortResult(*_vkml._sort(self, dim, descending))
+
+
+def argsort(self, dim=-1, descending=False, stable=False):
+    return _vkml._argsort(self, dim, descending)
+
+
+def bernoulli(self, p=None):
+    from . import _random
+
+    return _random.bernoulli(self, p)
+
+
+def msort(self):
+    return sort(self, 0).values
+
+
+def topk(self, k, dim=-1, largest=True, sorted=True):
+    """The k largest (smallest) in order, whatever `sorted` says (an order is one of the orders torch allows)."""
+    return _TopkResult(*_vkml._topk(self, k, dim, largest))
+
+
 for _fn in (
     nan_to_num,
     clamp,
@@ -161,6 +200,11 @@ for _fn in (
     scatter_add_,
     index_select,
     take_along_dim,
+    sort,
+    argsort,
+    msort,
+    topk,
+    bernoulli,
 ):
     _method(_fn.__name__, _fn, f"torch.Tensor.{_fn.__name__}, with torch's arguments.")
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")

@@ -32,6 +32,7 @@ from .._vkml import (
     mse_loss,
     nll_loss,
     one_hot,
+    pad,
     relu6,
     selu,
     sigmoid,
@@ -95,4 +96,5 @@ __all__ = [
     "kl_div",
     "l1_loss",
     "smooth_l1_loss",
+    "pad",
 ]
