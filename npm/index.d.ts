@@ -44,6 +44,9 @@ export interface Tensor extends WasmTensor {
   argsort(dim?: number, options?: { descending?: boolean }): Tensor;
   topk(k: number, options?: { dim?: number; largest?: boolean }): [Tensor, Tensor];
   bernoulli(): Tensor;
+  cumsum(dim: number): Tensor;
+  cumprod(dim: number): Tensor;
+  prod(dim?: number, keepdim?: boolean): Tensor;
   /** Indexing by tensors (int32 or int64 indices); async: a device index is read back to check it. */
   gather(dim: number, index: Tensor): Promise<Tensor>;
   scatter(dim: number, index: Tensor, src: Tensor | number): Promise<Tensor>;

@@ -1,4 +1,4 @@
-// Reductions (op 0 sum, 1 max, 2 argmax, 3 min, 4 argmin) over the trailing extra.x dims of a view: one workgroup per output;
+// Reductions (op 0 sum, 1 max, 2 argmax, 3 min, 4 argmin, 5 prod) over the trailing extra.x dims of a view: one workgroup per output;
 // each invocation folds a fixed strided subset in index order, then a fixed tree combines them, so the result
 // is the same on every run (no atomics).
 // @inputs a
@@ -61,8 +61,9 @@ fn main(
     let op = info.op;
     let lo = op >= 3u;
     // Each invocation's partial result; index 0xffffffff marks "no element yet".
-    var f = 0.0;
-    var iv = vec2<u32>(0u, 0u);
+    let prod = op == 5u;
+    var f = select(0.0, 1.0, prod);
+    var iv = vec2<u32>(select(0u, 1u, prod), 0u);
     var ix = 0xffffffffu;
     for (var r = lid; r < inner; r = r + WG) {
         let at = in_index(o, r);
@@ -70,6 +71,8 @@ fn main(
             let x = a_f32_at(at, dt);
             if (op == 0u) {
                 f = f + x;
+            } else if (prod) {
+                f = f * x;
             } else if (ix == 0xffffffffu || beats_f(x, r, f, ix, lo)) {
                 f = x;
                 ix = r;
@@ -78,6 +81,8 @@ fn main(
             let x = a_i64_at(at, dt);
             if (op == 0u) {
                 iv = add64(iv, x);
+            } else if (prod) {
+                iv = mul64(iv, x);
             } else if (ix == 0xffffffffu || beats_i(x, r, iv, ix, lo)) {
                 iv = x;
                 ix = r;
@@ -94,6 +99,9 @@ fn main(
             if (op == 0u) {
                 sf[lid] = sf[lid] + sf[j];
                 si[lid] = add64(si[lid], si[j]);
+            } else if (prod) {
+                sf[lid] = sf[lid] * sf[j];
+                si[lid] = mul64(si[lid], si[j]);
             } else if (sx[j] != 0xffffffffu) {
                 let take = sx[lid] == 0xffffffffu
                     || (fc && beats_f(sf[j], sx[j], sf[lid], sx[lid], lo))

@@ -8,6 +8,7 @@ mod index;
 mod matmul;
 mod movement;
 mod reduce;
+mod scan;
 mod sort;
 mod unary;
 mod values;
@@ -80,6 +81,7 @@ fn run_one(k: &Kernel) -> Result<Vec<u8>> {
         Op::Gather { dim } => index::gather(ins[0], ins[1], *dim, &k.shape),
         Op::Scatter { dim, add } => index::scatter(ins[0], ins[1], ins[2], *dim, *add, out),
         Op::ArgSort { descending } => sort::argsort(ins[0], *descending),
+        Op::Scan(op) => scan::scan(*op, ins[0], out),
     })
 }
 

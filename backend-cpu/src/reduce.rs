@@ -10,17 +10,22 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     let inner: usize = view.shape[view.ndim() - axes..].iter().product();
     let outer: usize = view.shape[..view.ndim() - axes].iter().product();
     // Integer sums accumulate in i64; every other reduction in the input's own class.
-    let c = if op == ReduceOp::Sum && class(dtype) == Class::I64 { Class::I64 } else { class(dtype) };
+    let c = if matches!(op, ReduceOp::Sum | ReduceOp::Prod) && class(dtype) == Class::I64 {
+        Class::I64
+    } else {
+        class(dtype)
+    };
     let vals = gather(bytes, dtype, view, c);
     let v = match vals {
-        Values::F32(x) => float_reduce(op, &x, outer, inner, 0.0f32, f32::NEG_INFINITY, f32::INFINITY),
-        Values::F64(x) => float_reduce(op, &x, outer, inner, 0.0f64, f64::NEG_INFINITY, f64::INFINITY),
+        Values::F32(x) => float_reduce(op, &x, outer, inner, (0.0f32, 1.0), f32::NEG_INFINITY, f32::INFINITY),
+        Values::F64(x) => float_reduce(op, &x, outer, inner, (0.0f64, 1.0), f64::NEG_INFINITY, f64::INFINITY),
         Values::I64(x) => Values::I64(
             (0..outer)
                 .map(|o| {
                     let row = &x[o * inner..(o + 1) * inner];
                     match op {
                         ReduceOp::Sum => row.iter().fold(0i64, |s, &v| s.wrapping_add(v)),
+                        ReduceOp::Prod => row.iter().fold(1i64, |s, &v| s.wrapping_mul(v)),
                         ReduceOp::Max => row.iter().copied().max().unwrap_or(i64::MIN),
                         ReduceOp::Min => row.iter().copied().min().unwrap_or(i64::MAX),
                         ReduceOp::ArgMax | ReduceOp::ArgMin => {
@@ -41,7 +46,7 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     encode(&v, out)
 }
 
-trait Float: Copy + PartialOrd + std::ops::Add<Output = Self> {
+trait Float: Copy + PartialOrd + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
     fn nan(self) -> bool;
     fn wrap(v: Vec<Self>) -> Values;
 }
@@ -64,12 +69,21 @@ impl Float for f64 {
     }
 }
 
-/// Sum, NaN-propagating max/min, and argmax/argmin where the first NaN (else the first extreme) wins, as torch.
+/// Sum, product, NaN-propagating max/min, and argmax/argmin where the first NaN (else the first extreme) wins, as torch.
 #[allow(clippy::too_many_arguments)]
-fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, zero: T, lowest: T, highest: T) -> Values {
+fn float_reduce<T: Float>(
+    op: ReduceOp,
+    x: &[T],
+    outer: usize,
+    inner: usize,
+    (zero, one): (T, T),
+    lowest: T,
+    highest: T,
+) -> Values {
     let rows = (0..outer).map(|o| &x[o * inner..(o + 1) * inner]);
     match op {
         ReduceOp::Sum => T::wrap(rows.map(|r| r.iter().fold(zero, |s, &v| s + v)).collect()),
+        ReduceOp::Prod => T::wrap(rows.map(|r| r.iter().fold(one, |s, &v| s * v)).collect()),
         ReduceOp::Max => T::wrap(
             rows.map(|r| r.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v })).collect(),
         ),

@@ -14,6 +14,7 @@ mod meta;
 mod movement;
 mod pipeline;
 mod reduce;
+mod scan;
 mod sort;
 mod unary;
 
@@ -154,6 +155,7 @@ impl VulkanBackend {
             Op::Gather { dim } => index::index(k, *dim, 0),
             Op::Scatter { dim, add } => index::index(k, *dim, if *add { 2 } else { 1 }),
             Op::ArgSort { descending } => sort::argsort(k, *descending),
+            Op::Scan(op) => scan::scan(k, *op),
             Op::Reduce { op, axes } => reduce::reduce(k, *op, *axes),
             Op::Matmul => matmul::matmul(k),
             Op::Data(_) | Op::Transfer => Err(Error::Backend("uploads are not kernels".into())),

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// Every kernel family and its WGSL.
-pub const FAMILIES: [(&str, &str); 10] = [
+pub const FAMILIES: [(&str, &str); 11] = [
     ("create", include_str!(concat!(env!("OUT_DIR"), "/create.wgsl"))),
     ("unary", include_str!(concat!(env!("OUT_DIR"), "/unary.wgsl"))),
     ("binary", include_str!(concat!(env!("OUT_DIR"), "/binary.wgsl"))),
@@ -15,6 +15,7 @@ pub const FAMILIES: [(&str, &str); 10] = [
     ("matmul", include_str!(concat!(env!("OUT_DIR"), "/matmul.wgsl"))),
     ("index", include_str!(concat!(env!("OUT_DIR"), "/index.wgsl"))),
     ("sort", include_str!(concat!(env!("OUT_DIR"), "/sort.wgsl"))),
+    ("scan", include_str!(concat!(env!("OUT_DIR"), "/scan.wgsl"))),
 ];
 
 /// Compiled pipelines by family.

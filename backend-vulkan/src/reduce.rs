@@ -20,6 +20,7 @@ pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Dispatch> {
             ReduceOp::ArgMax => 2,
             ReduceOp::Min => 3,
             ReduceOp::ArgMin => 4,
+            ReduceOp::Prod => 5,
         },
         out_dtype: code(k.out.dtype),
         ..Default::default()

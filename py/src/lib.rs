@@ -15,6 +15,7 @@ mod optim;
 mod pad;
 mod pytensor;
 mod random;
+mod scan;
 mod sort;
 
 use std::sync::{Arc, Once};
@@ -398,6 +399,7 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sort::register(m)?;
     random::register(m)?;
     pad::register(m)?;
+    scan::register(m)?;
     optim::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

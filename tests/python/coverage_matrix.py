@@ -45,6 +45,7 @@ FAMILY = {
     # The index tables are fixed by each test; the one tensor input is the indexed one.
     **dict.fromkeys(("gather", "scatter", "scatter_add", "index_select", "take_along_dim", "embedding"), "movement"),
     **dict.fromkeys(("sort", "argsort", "topk"), "movement"),
+    **dict.fromkeys(("prod", "cumsum", "cumprod"), "reduce"),
     "arange": "arange",
     "tensor": "tensor",
     "from_numpy": "numpy",
@@ -55,7 +56,22 @@ FAMILY = {
 }
 SINGLE_INPUT = {"unary", "reduce", "cast", "copy", "movement", "like", "random_like", "fill"}
 # Ops whose integer results overflow on INT_MIN/INT_MAX inputs.
-INT_OVERFLOW = {"neg", "add", "sub", "mul", "add_", "sub_", "mul_", "sum", "matmul", "softsign", "scatter_add"}
+INT_OVERFLOW = {
+    "neg",
+    "add",
+    "sub",
+    "mul",
+    "add_",
+    "sub_",
+    "mul_",
+    "sum",
+    "matmul",
+    "softsign",
+    "scatter_add",
+    "prod",
+    "cumsum",
+    "cumprod",
+}
 
 
 def static_reason(op: str, kind: str | None, cls: str, dtype: str) -> str | None:

@@ -87,3 +87,20 @@ fn argsort_matches_the_oracle_with_ties_and_nan() -> Result<()> {
     }
     Ok(())
 }
+
+#[test]
+fn scans_match_the_oracle_bit_for_bit() -> Result<()> {
+    for dtype in [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64, DType::Bool] {
+        for dim in [0i64, 1] {
+            same(40, |g, dev| {
+                let x = random_f32(g, &[7, 33], 0.5, 1.5, dev)?.to_dtype(dtype)?;
+                vkml_core::api::scan::cumsum(&x.t()?, dim, None)
+            })?;
+            same(41, |g, dev| {
+                let x = random_f32(g, &[7, 33], 0.5, 1.5, dev)?.to_dtype(dtype)?;
+                vkml_core::api::scan::cumprod(&x, dim, None)
+            })?;
+        }
+    }
+    Ok(())
+}

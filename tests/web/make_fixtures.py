@@ -280,6 +280,9 @@ CASES = (
             ("contiguous",),
         ),
         ("sort", "sort", [(4, 5)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("cumsum", "cumsum", [(4, 5)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("cumprod", "cumprod", [(4, 5)], [0], None, "float32", "unit", ("contiguous",)),
+        ("prod", "prod", [(4, 5)], [1], None, "float32", "unit", ("contiguous", "transposed")),
         ("pad", F + "pad", [(2, 4, 5)], [[2, 1, -1, 2]], {"value": 0.5}, "float32", "normal", ("contiguous",)),
         (
             "pad",

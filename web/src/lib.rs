@@ -12,6 +12,7 @@ mod nn;
 mod ops;
 mod optim;
 mod random;
+mod scan;
 mod tensor;
 
 use wasm_bindgen::JsValue;

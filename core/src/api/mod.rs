@@ -28,6 +28,7 @@ pub mod promote;
 pub mod random;
 pub mod realize;
 pub mod reduce;
+pub mod scan;
 pub mod sort;
 pub mod tensor;
 pub mod torchfile;

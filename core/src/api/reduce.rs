@@ -15,7 +15,7 @@ use crate::util::error::{Error, Result};
 fn node_dtype(op: ReduceOp, input: DType) -> DType {
     match op {
         ReduceOp::ArgMax | ReduceOp::ArgMin => DType::I64,
-        ReduceOp::Sum => match input {
+        ReduceOp::Sum | ReduceOp::Prod => match input {
             DType::F16 | DType::BF16 => DType::F32,
             d => d.sum_dtype(),
         },
@@ -76,6 +76,20 @@ impl Tensor {
         let dims = self.reduce_dims(dims)?;
         let s = self.reduce_raw(ReduceOp::Sum, &dims, keepdim)?;
         s.to_dtype(self.dtype().sum_dtype())
+    }
+
+    /// `torch.prod(x)` over everything, or over one dim (`keepdim`); integers and bool multiply in int64.
+    pub fn prod(&self, dim: Option<i64>, keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
+        let x = match dtype {
+            Some(d) => self.to_dtype(d)?,
+            None => self.clone(),
+        };
+        let dims = match dim {
+            Some(d) => vec![wrap_dim(d, x.ndim())?],
+            None => (0..x.ndim()).collect(),
+        };
+        let p = x.reduce_raw(ReduceOp::Prod, &dims, keepdim && dim.is_some())?;
+        p.to_dtype(dtype.unwrap_or(x.dtype().sum_dtype()))
     }
 
     /// mean = sum / n in the accumulation dtype, rounded once to the input dtype.

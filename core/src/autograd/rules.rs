@@ -7,11 +7,12 @@ use crate::api::elementwise::{binary, div, mul, plus, scale, t, where_};
 use crate::api::gather::{gather_unchecked, scatter_unchecked};
 use crate::api::grad::{GradFn, GradKind};
 use crate::api::promote::Operand;
+use crate::api::scan::{cumprod_grad, cumsum, exclusive_products};
 use crate::api::Tensor;
 use crate::base::dtype::opmath;
 use crate::base::scalar::Scalar;
 use crate::base::view::View;
-use crate::graph::op::{BinaryOp, Op, ReduceOp, UnaryOp};
+use crate::graph::op::{BinaryOp, Op, ReduceOp, ScanOp, UnaryOp};
 use crate::util::error::{Error, Result};
 
 fn zeros_like(x: &Tensor) -> Result<Tensor> {
@@ -74,6 +75,8 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
             let gsrc = if need(2) { Some(gather_unchecked(g, *dim, &idx)?) } else { None };
             Ok(vec![gbase, None, gsrc])
         }
+        Op::Scan(ScanOp::Sum) => one(cumsum(&g.flip(&[-1])?, -1, None)?.flip(&[-1])),
+        Op::Scan(ScanOp::Prod) => one(cumprod_grad(&f.saved_input(0)?, g)),
         // Positions are integers: no gradient (sort's values get theirs through gather).
         Op::ArgSort { .. } => Ok(vec![None]),
         Op::Assign { view } => {
@@ -243,6 +246,15 @@ fn reduce_grad(f: &GradFn, op: ReduceOp, axes: usize, g: &Tensor) -> Result<Tens
             keep(&hit, &share)
         }
         ReduceOp::ArgMax | ReduceOp::ArgMin => Err(not_differentiable(f)),
+        ReduceOp::Prod => {
+            // g times the product of the other elements of each reduced group (exact where some are zero).
+            let xv = f.saved_input(0)?;
+            let mut flat: Vec<i64> = xv.shape()[..xv.ndim() - axes].iter().map(|&d| d as i64).collect();
+            flat.push(xv.shape()[xv.ndim() - axes..].iter().product::<usize>() as i64);
+            let shape: Vec<i64> = xv.shape().iter().map(|&d| d as i64).collect();
+            let others = exclusive_products(&xv.reshape(&flat)?)?.reshape(&shape)?;
+            mul(&spread(g)?, &others)?.to_dtype(x.dtype())
+        }
     }
 }
 

@@ -111,6 +111,14 @@ pub enum ReduceOp {
     ArgMax,
     Min,
     ArgMin,
+    Prod,
+}
+
+/// Inclusive scans along the last dim of the source view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScanOp {
+    Sum,
+    Prod,
 }
 
 /// Host bytes in NumPy's layout (little-endian, `itemsize` per element; bool one byte).
@@ -178,6 +186,8 @@ pub enum Op {
     ArgSort {
         descending: bool,
     },
+    /// Inclusive scan along the last dim of the source view, each prefix folded in index order.
+    Scan(ScanOp),
 }
 
 impl Op {
@@ -248,6 +258,7 @@ impl Op {
                 ReduceOp::ArgMax => "argmax",
                 ReduceOp::Min => "amin",
                 ReduceOp::ArgMin => "argmin",
+                ReduceOp::Prod => "prod",
             },
             Op::Matmul => "matmul",
             Op::Assign { .. } => "setitem",
@@ -255,6 +266,8 @@ impl Op {
             Op::Scatter { add: false, .. } => "scatter",
             Op::Scatter { add: true, .. } => "scatter_add",
             Op::ArgSort { .. } => "argsort",
+            Op::Scan(ScanOp::Sum) => "cumsum",
+            Op::Scan(ScanOp::Prod) => "cumprod",
         }
     }
 }

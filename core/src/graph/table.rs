@@ -141,6 +141,15 @@ const SUM: Tolerance = Tolerance::Backward {
     gpu_ftz: true,
     reason: "f32 (or exact int64) accumulation in a fixed order per device; any order is within γ(n)·Σ|x|",
 };
+const PRODUCT: Tolerance = Tolerance::Ulp {
+    ulp: 4096.0,
+    per_abs_x: 0.0,
+    abs: 1.1754943508222875e-38,
+    gpu_ftz: true,
+    reason: "a product of n ≤ 4096 factors, in any order, is within (n − 1)·u of exact relatively (products do not \
+             cancel); below the smallest normal f32 (2⁻¹²⁶) a product underflows where the f64 reference does not; \
+             f32 for 16-bit inputs, rounded once; int64 wraps as torch",
+};
 const VARIANCE: Tolerance = Tolerance::Relative {
     rel: 2.44140625e-4,
     reason: "two passes: the mean's error cancels to first order (Σ(x − m) = 0), each squared deviation is within \
@@ -541,6 +550,9 @@ rows! {
     "amin"      : Reduce    : true  : Same      : EXACT_CMP, NO_F64;
     "min"       : Reduce    : false : Same      : EXACT_CMP, NO_F64;
     "argmin"    : Reduce    : true  : Index     : EXACT_CMP, NO_F64;
+    "prod"      : Reduce    : true  : Accumulate: PRODUCT, NO_F64;
+    "cumsum"    : Reduce    : true  : Accumulate: SUM, NO_F64;
+    "cumprod"   : Reduce    : true  : Accumulate: PRODUCT, NO_F64;
     "var"       : Reduce    : false : Float     : VARIANCE, NO_F64;
     "std"       : Reduce    : false : Float     : VARIANCE, NO_F64;
     "all"       : Reduce    : false : ToBool    : EXACT_CMP, NO_F64;

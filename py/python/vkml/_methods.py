@@ -169,6 +169,18 @@ def bernoulli(self, p=None):
     return _random.bernoulli(self, p)
 
 
+def cumsum(self, dim, *, dtype=None):
+    return _vkml._cumulative(self, dim, False, dtype)
+
+
+def cumprod(self, dim, *, dtype=None):
+    return _vkml._cumulative(self, dim, True, dtype)
+
+
+def prod(self, dim=None, keepdim=False, *, dtype=None):
+    return _vkml._prod(self, dim, keepdim, dtype)
+
+
 def msort(self):
     return sort(self, 0).values
 
@@ -205,6 +217,9 @@ for _fn in (
     msort,
     topk,
     bernoulli,
+    cumsum,
+    cumprod,
+    prod,
 ):
     _method(_fn.__name__, _fn, f"torch.Tensor.{_fn.__name__}, with torch's arguments.")
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")
