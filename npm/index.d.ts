@@ -61,6 +61,7 @@ export declare function randperm(n: number, options?: TensorOptions): Tensor;
 export declare function normal(mean: number, std: number, shape: number[], options?: TensorOptions): Tensor;
 export declare function empty(shape: number[], options?: TensorOptions): Tensor;
 export declare function bernoulli(p: Tensor): Tensor;
+export declare function einsum(equation: string, operands: Iterable<Tensor>): Tensor;
 export declare function backward(t: Tensor, gradient?: Tensor, options?: { retain_graph?: boolean }): void;
 export declare function where(cond: Tensor, a: Tensor, b: Tensor): Tensor;
 export declare function cat(tensors: Iterable<Tensor>, dim?: number): Tensor;

@@ -88,6 +88,8 @@ export const where = (cond, a, b) => cond.where_(a, b);
 
 export const cat = (tensors, dim) => wasm._cat([...tensors].map(handle), dim);
 export const stack = (tensors, dim) => wasm._stack([...tensors].map(handle), dim);
+/** `vkml.einsum("ij,jk->ik", [a, b])`: one or two operands. */
+export const einsum = (equation, operands) => wasm._einsum(equation, [...operands].map(handle));
 
 /** A Promise of the safetensors bytes (Uint8Array) of an object from names to tensors, e.g. `model.state_dict()`. */
 export function save_safetensors(obj) {

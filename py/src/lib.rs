@@ -5,6 +5,7 @@ mod activation;
 mod autograd;
 mod convert;
 mod device;
+mod einsum;
 mod gather;
 mod index;
 mod io;
@@ -400,6 +401,7 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     random::register(m)?;
     pad::register(m)?;
     scan::register(m)?;
+    einsum::register(m)?;
     optim::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

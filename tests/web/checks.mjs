@@ -23,6 +23,7 @@ function input(vkml, spec, device, requires_grad = false) {
 /** The case's lambda, as make_fixtures.torch_call runs it in torch. */
 export function call(vkml, c, xs) {
   if (c.call.startsWith("list:")) return vkml[c.call.slice(5)](xs, ...c.args);
+  if (c.call.startsWith("einsum:")) return vkml.einsum(c.call.slice(7), xs);
   if (c.call.startsWith("fn:")) return vkml[c.call.slice(3)](...xs, ...c.args);
   if (c.call.startsWith("nn.functional.")) {
     const options = Object.keys(c.kw).length ? [c.kw] : [];

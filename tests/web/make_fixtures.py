@@ -280,6 +280,8 @@ CASES = (
             ("contiguous",),
         ),
         ("sort", "sort", [(4, 5)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("einsum", "einsum:ij,jk->ik", [(3, 4), (4, 5)], [], None, "float32", "normal", ("contiguous", "transposed")),
+        ("einsum", "einsum:bij,bkj->bik", [(2, 3, 4), (2, 5, 4)], [], None, "float32", "normal", ("contiguous",)),
         ("cumsum", "cumsum", [(4, 5)], [1], None, "float32", "normal", ("contiguous", "transposed")),
         ("cumprod", "cumprod", [(4, 5)], [0], None, "float32", "unit", ("contiguous",)),
         ("prod", "prod", [(4, 5)], [1], None, "float32", "unit", ("contiguous", "transposed")),
@@ -407,6 +409,8 @@ def torch_call(call: str, args: list, kw: dict | None, dtypes=()):
             return xs[0].to(getattr(torch, args[0]))
         if call == "get":
             return xs[0][tuple(index_item(a) for a in args)]
+        if call.startswith("einsum:"):
+            return torch.einsum(call[7:], *xs)
         if call.startswith("pre:"):
             return getattr(xs[0], call[4:])(*args, *xs[1:], **kw)
         return getattr(xs[0], call)(*xs[1:], *args, **kw)

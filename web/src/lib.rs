@@ -5,6 +5,7 @@
 mod activation;
 mod convert;
 mod device;
+mod einsum;
 mod gather;
 mod io;
 mod loss;

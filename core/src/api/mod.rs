@@ -7,6 +7,7 @@ pub mod arrange;
 pub mod conv;
 pub mod create;
 pub mod division;
+pub mod einsum;
 pub mod elementwise;
 pub mod gather;
 pub mod grad;

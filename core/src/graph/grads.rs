@@ -81,6 +81,7 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "prod"
         | "cumsum"
         | "cumprod"
+        | "einsum"
         | "topk"
         | "l1_loss"
         | "smooth_l1_loss"

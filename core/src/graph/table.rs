@@ -560,6 +560,11 @@ rows! {
     "matmul"    : Matmul    : true  : Promote   : MATMUL, NO_F64_NO_INT;
     "mm"        : Matmul    : false : Promote   : MATMUL, NO_F64_NO_INT;
     "bmm"       : Matmul    : false : Promote   : MATMUL, NO_F64_NO_INT;
+    "einsum"    : Matmul    : false : Promote   : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "sums over letters one operand alone has, then one f32 matmul over the contracted letters: within \
+                 γ(n)·Σ|terms| of exact for n the number of terms summed into each output",
+    }, NO_F64_NO_INT;
     "dot"       : Matmul    : false : Promote   : MATMUL, NO_F64_NO_INT;
     "addmm"     : Matmul    : false : Promote   : Tolerance::Backward {
         gpu_ftz: true,

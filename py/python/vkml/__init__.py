@@ -16,6 +16,7 @@ from ._vkml import (
     bool,
     cat,
     devices,
+    einsum,
     float16,
     float32,
     float64,
