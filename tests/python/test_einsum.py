@@ -35,7 +35,15 @@ PATTERNS = [
     ("i j , j k -> i k", [(3, 4), (4, 2)]),  # spaces
 ]
 
-CASES = [case("einsum", shapes, (lambda eq: lambda *a, lib: lib.einsum(eq, *a))(eq)) for eq, shapes in PATTERNS]
+def by(eq):
+    def f(*a, lib):
+        return lib.einsum(eq, *a)
+
+    f.__name__ = f"einsum({eq!r})"
+    return f
+
+
+CASES = [case("einsum", shapes, by(eq)) for eq, shapes in PATTERNS]
 
 
 @pytest.mark.parametrize("c", CASES)
