@@ -47,6 +47,7 @@ export interface Tensor extends WasmTensor {
   cumsum(dim: number): Tensor;
   cumprod(dim: number): Tensor;
   prod(dim?: number, keepdim?: boolean): Tensor;
+  norm(p?: number | "fro", dim?: number, keepdim?: boolean): Tensor;
   /** Indexing by tensors (int32 or int64 indices); async: a device index is read back to check it. */
   gather(dim: number, index: Tensor): Promise<Tensor>;
   scatter(dim: number, index: Tensor, src: Tensor | number): Promise<Tensor>;

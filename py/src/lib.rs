@@ -18,6 +18,7 @@ mod pytensor;
 mod random;
 mod scan;
 mod sort;
+mod vnorm;
 
 use std::sync::{Arc, Once};
 
@@ -402,6 +403,7 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pad::register(m)?;
     scan::register(m)?;
     einsum::register(m)?;
+    vnorm::register(m)?;
     optim::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

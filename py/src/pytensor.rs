@@ -1,6 +1,6 @@
 //! The Python `Tensor` class: a thin shell over `vkml_core::api::Tensor` with torch's method names and operators.
 
-use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -442,10 +442,7 @@ impl Tensor {
         match rounding_mode {
             None => Ok(Tensor(elementwise::binary(&a, &b, BinaryOp::Div).py()?)),
             Some("floor") => Ok(Tensor(division::floor_divide(&a, &b).py()?)),
-            Some("trunc") => Err(PyNotImplementedError::new_err(
-                "div(rounding_mode='trunc') is not implemented yet; (a / b).trunc() gives torch's value where the \
-                 quotient rounds correctly",
-            )),
+            Some("trunc") => Ok(Tensor(division::trunc_divide(&a, &b).py()?)),
             Some(other) => Err(PyValueError::new_err(format!(
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
             ))),

@@ -46,6 +46,8 @@ FAMILY = {
     **dict.fromkeys(("gather", "scatter", "scatter_add", "index_select", "take_along_dim", "embedding"), "movement"),
     **dict.fromkeys(("sort", "argsort", "topk"), "movement"),
     **dict.fromkeys(("prod", "cumsum", "cumprod"), "reduce"),
+    "div_trunc": "binary",
+    "norm": "reduce",
     "arange": "arange",
     "tensor": "tensor",
     "from_numpy": "numpy",

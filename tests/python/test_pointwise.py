@@ -10,6 +10,7 @@ BINARY = {
     "fmod": lambda a, b: a.fmod(b),
     "remainder": lambda a, b: a % b,
     "floor_divide": lambda a, b: a // b,
+    "div_trunc": lambda a, b: a.div(b, rounding_mode="trunc"),
     "atan2": lambda a, b, lib: lib.atan2(a, b),
     "copysign": lambda a, b: a.copysign(b),
     "hypot": lambda a, b: a.hypot(b),
@@ -45,6 +46,10 @@ GA, GB = (v.ravel() for v in np.meshgrid(GRID_A, GRID_B))
 SUBNORMAL = [(v != 0) & (np.abs(v) < 1.2e-38) for v in (A.ravel(), B.ravel())]
 ORDINARY = np.isfinite(B.ravel()) & ~SUBNORMAL[0] & ~SUBNORMAL[1]
 
+def TRUNC2(a):
+    return a.div(2, rounding_mode="trunc")
+
+
 CASES = [
     *[case(op, [A.ravel(), B.ravel()], BINARY[op]) for op in BINARY if op not in ("fmod", "remainder")],
     *[case(op, [A.ravel()[ORDINARY], B.ravel()[ORDINARY]], BINARY[op]) for op in ("fmod", "remainder")],
@@ -57,6 +62,8 @@ CASES = [
     case("remainder", [(4, 5)], lambda a: 2.5 % a, domain="positive"),
     case("floor_divide", [(4, 5)], lambda a: a // 0.3),
     case("floor_divide", [(4, 5), (4, 5)], lambda a, b: a.div(b, rounding_mode="floor")),
+    case("div_trunc", [(4, 5)], lambda a, lib: lib.div(a, -0.3, rounding_mode="trunc")),
+    case("div_trunc", [np.array([7.0, -7.0, 0.5, -0.5, -0.0, 6.0, np.inf, 1.0])], TRUNC2),
     case("floor_divide", [(4, 5)], lambda a, lib: lib.floor_divide(a, -2.0)),
     case("atan2", [(4, 5)], lambda a: a.arctan2(a.flip(0))),
     case("copysign", [(4, 5)], lambda a: a.copysign(-1.0)),

@@ -283,6 +283,7 @@ CASES = (
         ("einsum", "einsum:ij,jk->ik", [(3, 4), (4, 5)], [], None, "float32", "normal", ("contiguous", "transposed")),
         ("einsum", "einsum:bij,bkj->bik", [(2, 3, 4), (2, 5, 4)], [], None, "float32", "normal", ("contiguous",)),
         ("cumsum", "cumsum", [(4, 5)], [1], None, "float32", "normal", ("contiguous", "transposed")),
+        ("norm", "norm", [(4, 5)], [2, 1], None, "float32", "normal", ("contiguous", "transposed")),
         ("cumprod", "cumprod", [(4, 5)], [0], None, "float32", "unit", ("contiguous",)),
         ("prod", "prod", [(4, 5)], [1], None, "float32", "unit", ("contiguous", "transposed")),
         ("pad", F + "pad", [(2, 4, 5)], [[2, 1, -1, 2]], {"value": 0.5}, "float32", "normal", ("contiguous",)),

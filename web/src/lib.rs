@@ -15,6 +15,7 @@ mod optim;
 mod random;
 mod scan;
 mod tensor;
+mod vector_norm;
 
 use wasm_bindgen::JsValue;
 

@@ -70,3 +70,10 @@ pub fn floor_divide(a: &Operand, b: &Operand) -> Result<Tensor> {
         Operand::Scalar(_) => Ok(r),
     }
 }
+
+/// `div(a, b, rounding_mode="trunc")`: trunc(a / b), as torch computes it — the quotient rounded to the result's
+/// dtype, then truncated (so a quotient within half an ulp below an integer gives that integer, as in torch).
+pub fn trunc_divide(a: &Operand, b: &Operand) -> Result<Tensor> {
+    floats_only("div_trunc", a, b)?;
+    binary(a, b, BinaryOp::Div)?.unary(UnaryOp::Trunc)
+}

@@ -35,5 +35,6 @@ pub mod tensor;
 pub mod torchfile;
 pub mod triangle;
 pub mod unary;
+pub mod vector_norm;
 
 pub use tensor::Tensor;

@@ -82,6 +82,7 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "cumsum"
         | "cumprod"
         | "einsum"
+        | "div_trunc"
         | "topk"
         | "l1_loss"
         | "smooth_l1_loss"
@@ -94,6 +95,15 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
             reason: "g·((1 − t)/(1 − x) − t/x) through the two logs, g·(sigmoid(x) − l·…) or g·(log t + 1 − x): \
                      terms within their forward contracts that cancel where the prediction meets the target; \
                      2⁻¹⁶ absolute there",
+        },
+        "norm" => Tolerance::Ulp {
+            ulp: 24.0,
+            per_abs_x: 0.0,
+            abs: 0.0,
+            gpu_ftz: true,
+            reason:
+                "g·x/‖x‖ through the scaled form (the max's share cancels exactly in theory, to a few roundings in \
+                     practice), sign(x)·g, or g shared among the largest: the forward's few ulp and two divisions",
         },
         "var" | "std" => Tolerance::Absolute {
             abs: 3.814697265625e-6,

@@ -515,6 +515,12 @@ rows! {
         reason: "torch's div_floor: (a − fmod(a, b))/b, corrected by signs, floored and rounded up when more than 1/2 \
                  below: integer results that absorb the division's 2.5 ulp",
     }, NO_INT_DIVISION;
+    "div_trunc" : Binary    : false : Promote   : Tolerance::Exact {
+        gpu_ftz: true,
+        reason: "div(rounding_mode=\"trunc\") is trunc(a / b) as torch computes it: exact where the quotient is \
+                 correctly rounded (the CPU, lavapipe); Vulkan allows a GPU's division 2.5 ulp, so a quotient within \
+                 that of an integer may truncate to the other side of it there",
+    }, NO_INT_DIVISION;
     "atan2"     : Binary    : true  : Float     : Tolerance::Ulp {
         ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
         reason: "atan of min/max (a 2.5 ulp division, passed on at most 1:1), Cephes' polynomial within 2 ulp, and \
@@ -553,6 +559,12 @@ rows! {
     "prod"      : Reduce    : true  : Accumulate: PRODUCT, NO_F64;
     "cumsum"    : Reduce    : true  : Accumulate: SUM, NO_F64;
     "cumprod"   : Reduce    : true  : Accumulate: PRODUCT, NO_F64;
+    "norm"      : Reduce    : false : Float     : Tolerance::Relative {
+        rel: 2.44140625e-4,
+        reason: "p = 2: m·√Σ(|x|/m)² with m = max|x| — 2.5 ulp quotients doubled by the squares, the sum's γ(n), halved \
+                 by the square root (itself within 4.5 ulp), one more product: within 2⁻¹² for n ≤ 4096; p = 1: a sum \
+                 of non-negative terms (γ(n)); p = ±inf and 0: exact",
+    }, NO_F64;
     "var"       : Reduce    : false : Float     : VARIANCE, NO_F64;
     "std"       : Reduce    : false : Float     : VARIANCE, NO_F64;
     "all"       : Reduce    : false : ToBool    : EXACT_CMP, NO_F64;

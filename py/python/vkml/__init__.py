@@ -162,11 +162,11 @@ for _name in (
     "arcsin arccos arctan arcsinh arccosh arctanh erf erfc expm1 log1p log10 frac isnan isinf isfinite nan_to_num "
     "clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot lerp addcmul addcdiv "
     "var std mm bmm dot outer addmm masked_fill roll diagonal diag gather scatter scatter_add index_select "
-    "take_along_dim sort argsort msort topk cumsum cumprod prod"
+    "take_along_dim sort argsort msort topk cumsum cumprod prod norm"
 ).split():
     globals()[_name] = _method(_name)
 del _name
 
-from . import data, datasets, nn, optim  # noqa: E402 - they import the names above
+from . import data, datasets, linalg, nn, optim  # noqa: E402 - they import the names above
 
 __all__ = [n for n in globals() if not n.startswith("_")]

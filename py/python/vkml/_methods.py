@@ -181,6 +181,11 @@ def prod(self, dim=None, keepdim=False, *, dtype=None):
     return _vkml._prod(self, dim, keepdim, dtype)
 
 
+def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+    x = self if dtype is None else self.to(dtype)
+    return _vkml._norm(x, 2.0 if p is None else p, dim, keepdim)
+
+
 def msort(self):
     return sort(self, 0).values
 
@@ -220,6 +225,7 @@ for _fn in (
     cumsum,
     cumprod,
     prod,
+    norm,
 ):
     _method(_fn.__name__, _fn, f"torch.Tensor.{_fn.__name__}, with torch's arguments.")
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")
