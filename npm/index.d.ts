@@ -192,6 +192,8 @@ export declare const nn: {
       options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
     nll_loss(input: Tensor, target: Tensor, options?: { ignore_index?: number; weight?: Tensor } & Reduction): Tensor;
     mse_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
+    scaled_dot_product_attention(q: Tensor, k: Tensor, v: Tensor,
+      options?: { attn_mask?: Tensor; is_causal?: boolean; scale?: number; dropout_p?: number }): Tensor;
     pad(x: Tensor, pad: number[], options?: { mode?: "constant" | "reflect" | "replicate" | "circular"; value?: number }): Tensor;
     l1_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
     smooth_l1_loss(input: Tensor, target: Tensor, options?: { beta?: number } & Reduction): Tensor;

@@ -51,6 +51,10 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     },
     mse_loss: (input, target, options) => wasm.mse_loss(input, target, options),
     pad: (x, pad, options) => wasm.pad(x, pad, options),
+    scaled_dot_product_attention: (q, k, v, options = {}) => {
+      const { attn_mask, ...rest } = options;
+      return wasm._scaled_dot_product_attention(q, k, v, rest, handle(attn_mask));
+    },
     l1_loss: (input, target, options) => wasm.l1_loss(input, target, options),
     smooth_l1_loss: (input, target, options) => wasm.smooth_l1_loss(input, target, options),
     huber_loss: (input, target, options) => wasm.huber_loss(input, target, options),

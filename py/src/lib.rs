@@ -2,6 +2,7 @@
 //! and the op table. Python-side conveniences live in `py/python/vkml/__init__.py`.
 
 mod activation;
+mod attention;
 mod autograd;
 mod convert;
 mod device;
@@ -404,6 +405,7 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scan::register(m)?;
     einsum::register(m)?;
     vnorm::register(m)?;
+    attention::register(m)?;
     optim::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

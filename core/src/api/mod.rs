@@ -4,6 +4,7 @@
 pub mod activation;
 pub mod advanced;
 pub mod arrange;
+pub mod attention;
 pub mod conv;
 pub mod create;
 pub mod division;

@@ -707,6 +707,23 @@ rows! {
         reason: "t·log t − t·x (xlogy, 0 at t = 0) or exp(t)·(t − x): log's 3 ulp or 2⁻²¹ absolute, exp's 3 + 2·|t|; \
                  the difference cancels where log t ≈ x, to a few u·|t·x| absolutely: 2⁻¹⁷",
     }, NO_F64;
+    "scaled_dot_product_attention": Matmul : false : Same : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "softmax(q·kᵀ·scale + mask)·v: the scores' f32 accumulation error γ(E)·Σ|q||k| moves each weight by that \
+                 much relatively (through exp), the weighted sum adds γ(S): within γ(n) times the same computation on \
+                 |q|, |k|, |v|",
+    }, NO_F64_NO_INT;
+    "multi_head_attention": Matmul : false : Same : Tolerance::Absolute {
+        abs: 1.52587890625e-5,
+        reason: "for the tests' sizes (E ≤ 64, |inputs| ≤ 4): each score carries γ(E)·Σ|q||k|/√d ≤ 2⁻¹⁸, which moves \
+                 every weight by at most twice that relatively through exp; weights in [0, 1] and outputs (weighted \
+                 means of projected values, projected again) stay within 2⁻¹⁶",
+    }, NO_F64_NO_INT;
+    "transformer_encoder_layer": Matmul : false : Same : Tolerance::Absolute {
+        abs: 6.103515625e-5,
+        reason: "multi_head_attention's 2⁻¹⁶, two linear layers and two layer_norms, which divide by a standard \
+                 deviation ≥ 1/4 in the tests: within 2⁻¹⁴ for d_model ≤ 64 and |inputs| ≤ 4",
+    }, NO_F64_NO_INT;
     "conv2d"    : Matmul    : false : Same      : Tolerance::Backward {
         gpu_ftz: true,
         reason: "im2col and one product: f32 accumulation of C/groups·KH·KW products plus the bias, within \

@@ -49,6 +49,7 @@ from .layers import (
 from .module import Module
 from .norm import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from .parameter import Parameter
+from .transformer import MultiheadAttention, TransformerEncoderLayer
 
 __all__ = [
     "CELU",
@@ -87,6 +88,8 @@ __all__ = [
     "BCEWithLogitsLoss",
     "KLDivLoss",
     "Linear",
+    "MultiheadAttention",
+    "TransformerEncoderLayer",
     "LogSoftmax",
     "MSELoss",
     "Module",

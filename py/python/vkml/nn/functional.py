@@ -1,5 +1,6 @@
 """`vkml.nn.functional`: torch's functional forms; the math is Rust (vkml_core::api::nn)."""
 
+from .. import _vkml
 from .._vkml import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -34,6 +35,7 @@ from .._vkml import (
     one_hot,
     pad,
     relu6,
+    scaled_dot_product_attention,
     selu,
     sigmoid,
     silu,
@@ -42,6 +44,62 @@ from .._vkml import (
     softplus,
     softsign,
 )
+
+
+def multi_head_attention_forward(
+    query,
+    key,
+    value,
+    embed_dim_to_check,
+    num_heads,
+    in_proj_weight,
+    in_proj_bias,
+    bias_k,
+    bias_v,
+    add_zero_attn,
+    dropout_p,
+    out_proj_weight,
+    out_proj_bias,
+    training=True,
+    key_padding_mask=None,
+    need_weights=True,
+    attn_mask=None,
+    use_separate_proj_weight=False,
+    q_proj_weight=None,
+    k_proj_weight=None,
+    v_proj_weight=None,
+    static_k=None,
+    static_v=None,
+    average_attn_weights=True,
+    is_causal=False,
+):
+    """torch's functional multi-head attention over (L, N, E) inputs with a packed in_proj."""
+    if bias_k is not None or bias_v is not None or add_zero_attn or use_separate_proj_weight:
+        raise ValueError(
+            "multi_head_attention_forward: bias_k/bias_v, add_zero_attn and separate projections are not supported"
+        )
+    if static_k is not None or static_v is not None:
+        raise ValueError("multi_head_attention_forward: static_k/static_v are not supported")
+    if query.shape[-1] != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {query.shape[-1]}")
+    return _vkml._multi_head_attention(
+        query,
+        key,
+        value,
+        num_heads,
+        in_proj_weight,
+        in_proj_bias,
+        out_proj_weight,
+        out_proj_bias,
+        dropout_p,
+        training,
+        False,
+        key_padding_mask,
+        need_weights,
+        attn_mask,
+        average_attn_weights,
+        is_causal,
+    )
 
 
 def tanh(input):
@@ -97,4 +155,6 @@ __all__ = [
     "l1_loss",
     "smooth_l1_loss",
     "pad",
+    "scaled_dot_product_attention",
+    "multi_head_attention_forward",
 ]

@@ -1,0 +1,85 @@
+//! Attention for Python: `F.scaled_dot_product_attention` and the forward that `nn.MultiheadAttention` calls.
+
+use pyo3::prelude::*;
+
+use vkml_core::api::attention::{multi_head_attention, scaled_dot_product_attention as sdpa, Mha, MhaCall};
+
+use crate::convert::OrPy;
+use crate::pytensor::Tensor;
+
+fn core(t: &Option<PyRef<'_, Tensor>>) -> Option<vkml_core::api::Tensor> {
+    t.as_ref().map(|t| t.0.clone())
+}
+
+#[pyfunction]
+#[pyo3(signature = (query, key, value, attn_mask = None, dropout_p = 0.0, is_causal = false, scale = None, enable_gqa = false))]
+#[allow(clippy::too_many_arguments)]
+fn scaled_dot_product_attention(
+    query: PyRef<'_, Tensor>,
+    key: PyRef<'_, Tensor>,
+    value: PyRef<'_, Tensor>,
+    attn_mask: Option<PyRef<'_, Tensor>>,
+    dropout_p: f64,
+    is_causal: bool,
+    scale: Option<f64>,
+    enable_gqa: bool,
+) -> PyResult<Tensor> {
+    if enable_gqa {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "scaled_dot_product_attention: enable_gqa=True is not supported (repeat the key/value heads instead)",
+        ));
+    }
+    let mask = core(&attn_mask);
+    Ok(Tensor(sdpa(&query.0, &key.0, &value.0, mask.as_ref(), dropout_p, is_causal, scale).py()?))
+}
+
+/// nn.MultiheadAttention's forward: (output, weights or None).
+#[pyfunction]
+#[pyo3(signature = (query, key, value, num_heads, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
+    dropout_p, training, batch_first, key_padding_mask, need_weights, attn_mask, average_attn_weights, is_causal))]
+#[allow(clippy::too_many_arguments)]
+fn _multi_head_attention(
+    query: PyRef<'_, Tensor>,
+    key: PyRef<'_, Tensor>,
+    value: PyRef<'_, Tensor>,
+    num_heads: usize,
+    in_proj_weight: PyRef<'_, Tensor>,
+    in_proj_bias: Option<PyRef<'_, Tensor>>,
+    out_proj_weight: PyRef<'_, Tensor>,
+    out_proj_bias: Option<PyRef<'_, Tensor>>,
+    dropout_p: f64,
+    training: bool,
+    batch_first: bool,
+    key_padding_mask: Option<PyRef<'_, Tensor>>,
+    need_weights: bool,
+    attn_mask: Option<PyRef<'_, Tensor>>,
+    average_attn_weights: bool,
+    is_causal: bool,
+) -> PyResult<(Tensor, Option<Tensor>)> {
+    let (ib, ob, kpm, am) = (core(&in_proj_bias), core(&out_proj_bias), core(&key_padding_mask), core(&attn_mask));
+    let m = Mha {
+        num_heads,
+        in_proj_weight: &in_proj_weight.0,
+        in_proj_bias: ib.as_ref(),
+        out_proj_weight: &out_proj_weight.0,
+        out_proj_bias: ob.as_ref(),
+        dropout_p,
+        training,
+        batch_first,
+    };
+    let call = MhaCall {
+        key_padding_mask: kpm.as_ref(),
+        attn_mask: am.as_ref(),
+        need_weights,
+        average_attn_weights,
+        is_causal,
+    };
+    let (out, w) = multi_head_attention(&m, &query.0, &key.0, &value.0, &call).py()?;
+    Ok((Tensor(out), w.map(Tensor)))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(scaled_dot_product_attention, m)?)?;
+    m.add_function(wrap_pyfunction!(_multi_head_attention, m)?)?;
+    Ok(())
+}
