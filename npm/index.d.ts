@@ -161,6 +161,8 @@ export declare const nn: {
     linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor;
     conv1d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: number; padding?: number | "same" | "valid";
       dilation?: number; groups?: number }): Tensor;
+    conv_transpose2d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: Pair; padding?: Pair;
+      output_padding?: Pair; groups?: number; dilation?: Pair }): Tensor;
     conv2d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: Pair; padding?: Pair | "same" | "valid";
       dilation?: Pair; groups?: number }): Tensor;
     max_pool2d(x: Tensor, kernel_size: Pair, options?: { stride?: Pair; padding?: Pair; dilation?: Pair;

@@ -16,6 +16,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     linear: (x, weight, bias) => wasm._linear(x, weight, handle(bias)),
     conv1d: (x, weight, bias, options) => wasm._conv1d(x, weight, handle(bias), options),
     conv2d: (x, weight, bias, options) => wasm._conv2d(x, weight, handle(bias), options),
+    conv_transpose2d: (x, weight, bias, options) => wasm._conv_transpose2d(x, weight, handle(bias), options),
     max_pool2d: (x, kernel_size, options) => wasm.max_pool2d(x, kernel_size, options),
     avg_pool2d: (x, kernel_size, options) => wasm.avg_pool2d(x, kernel_size, options),
     adaptive_avg_pool2d: (x, output_size) => wasm.adaptive_avg_pool2d(x, output_size),

@@ -158,6 +158,25 @@ pub fn conv2d(
 }
 
 #[pyfunction]
+#[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, output_padding = None, groups = 1, dilation = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn conv_transpose2d(
+    input: PyRef<'_, Tensor>,
+    weight: PyRef<'_, Tensor>,
+    bias: Option<PyRef<'_, Tensor>>,
+    stride: Option<&Bound<'_, PyAny>>,
+    padding: Option<&Bound<'_, PyAny>>,
+    output_padding: Option<&Bound<'_, PyAny>>,
+    groups: usize,
+    dilation: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
+    let (s, d) = (pair_or(stride, "stride", [1, 1])?, pair_or(dilation, "dilation", [1, 1])?);
+    let (p, op) = (pair_or(padding, "padding", [0, 0])?, pair_or(output_padding, "output_padding", [0, 0])?);
+    let b = bias.as_ref().map(|b| &b.0);
+    Ok(Tensor(vkml_core::api::conv_transpose::conv_transpose2d(&input.0, &weight.0, b, s, p, op, groups, d).py()?))
+}
+
+#[pyfunction]
 #[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, dilation = None, groups = 1))]
 #[allow(clippy::too_many_arguments)]
 pub fn conv1d(
@@ -294,6 +313,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dropout, m)?)?;
     m.add_function(wrap_pyfunction!(conv1d, m)?)?;
     m.add_function(wrap_pyfunction!(conv2d, m)?)?;
+    m.add_function(wrap_pyfunction!(conv_transpose2d, m)?)?;
     m.add_function(wrap_pyfunction!(max_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(avg_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(adaptive_avg_pool2d, m)?)?;

@@ -55,6 +55,10 @@ SDPA_INF = (
     "with ±inf among q and k, score products meet inf·0: torch's BLAS and vkml's matmul put nan or -inf in different "
     "places, and torch's safe softmax zeroes the rows that are all -inf, so the two disagree on which outputs are nan"
 )
+CONVT_SPREAD = (
+    "vkml computes a transposed convolution as a convolution over the input spread out with zeros, so an infinite or "
+    "nan weight meets those zeros (0·inf = nan); torch scatters each input element and never multiplies them"
+)
 BOOL_MATMUL = "vkml refuses bool matmul before looking at sizes; torch accepts it when a dim is empty"
 
 # test id pattern -> (reason, the coverage cell (op, device, input class, dtype) it leaves without a passing case
@@ -151,6 +155,13 @@ KNOWN = {
         f"tests/python/test_attention.py::test_matrix[{dev}-scaled_dot_product_attention-extreme-{dt}]": (
             SDPA_INF,
             ("scaled_dot_product_attention", dev, "extreme", dt),
+        )
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")] + [("cpu", "float64")]
+    },
+    **{
+        f"tests/python/test_conv_transpose.py::test_matrix[{dev}-conv_transpose2d-extreme-{dt}]": (
+            CONVT_SPREAD,
+            ("conv_transpose2d", dev, "extreme", dt),
         )
         for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")] + [("cpu", "float64")]
     },

@@ -165,6 +165,16 @@ CASES = (
             ("contiguous",),
         ),
         ("max_pool2d", F + "max_pool2d", [(2, 3, 6, 6)], [2], None, "float32", "normal", ("contiguous",)),
+        (
+            "conv_transpose2d",
+            F + "conv_transpose2d",
+            [(2, 4, 5, 5), (4, 3, 3, 3), (3,)],
+            [],
+            {"stride": 2, "padding": 1, "output_padding": 1},
+            "float32",
+            "normal",
+            ("contiguous",),
+        ),
         ("avg_pool2d", F + "avg_pool2d", [(2, 3, 6, 6)], [3], {"stride": 1}, "float32", "normal", ("contiguous",)),
         (
             "cross_entropy",

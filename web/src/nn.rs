@@ -64,6 +64,23 @@ pub fn conv2d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, options: JsValu
     ))
 }
 
+/// `conv_transpose2d(x, weight, bias, {stride, padding, output_padding, groups, dilation})`.
+#[wasm_bindgen(js_name = "_conv_transpose2d")]
+pub fn conv_transpose2d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, options: JsValue) -> JsResult<Tensor> {
+    let b = bias.as_ref().map(|b| b.core()).transpose()?;
+    let groups = opt_f64(&options, "groups")?.map(|g| usize_of(g, "groups")).transpose()?.unwrap_or(1);
+    ok(vkml_core::api::conv_transpose::conv_transpose2d(
+        x.core()?,
+        weight.core()?,
+        b,
+        pair(&options, "stride", [1, 1])?,
+        pair(&options, "padding", [0, 0])?,
+        pair(&options, "output_padding", [0, 0])?,
+        groups,
+        pair(&options, "dilation", [1, 1])?,
+    ))
+}
+
 /// `conv1d(x, weight, bias, {stride, padding, dilation, groups})`: numbers, or "same"/"valid" padding.
 #[wasm_bindgen(js_name = "_conv1d")]
 pub fn conv1d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, options: JsValue) -> JsResult<Tensor> {

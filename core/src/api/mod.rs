@@ -6,6 +6,7 @@ pub mod advanced;
 pub mod arrange;
 pub mod attention;
 pub mod conv;
+pub mod conv_transpose;
 pub mod create;
 pub mod division;
 pub mod einsum;

@@ -67,6 +67,7 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "mse_loss"
         | "conv1d"
         | "conv2d"
+        | "conv_transpose2d"
         | "max_pool2d"
         | "avg_pool2d"
         | "adaptive_avg_pool2d"

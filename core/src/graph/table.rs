@@ -729,6 +729,11 @@ rows! {
         reason: "im2col and one product: f32 accumulation of C/groups·KH·KW products plus the bias, within \
                  γ(K + 1)·(Σ|x||w| + |b|) for any summation order",
     }, NO_F64_NO_INT;
+    "conv_transpose2d": Matmul : false : Same   : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "conv2d over the input spread out by the stride (the inserted zeros add nothing): f32 accumulation \
+                 of C/groups·KH·KW products plus the bias, within γ(K + 1)·(Σ|x||w| + |b|) in any order",
+    }, NO_F64_NO_INT;
     "conv1d"    : Matmul    : false : Same      : Tolerance::Backward {
         gpu_ftz: true,
         reason: "conv2d over a height of 1: f32 accumulation of C/groups·K products plus the bias, within \

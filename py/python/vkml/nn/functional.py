@@ -10,6 +10,7 @@ from .._vkml import (
     celu,
     conv1d,
     conv2d,
+    conv_transpose2d,
     cross_entropy,
     dropout,
     elu,
@@ -157,4 +158,5 @@ __all__ = [
     "pad",
     "scaled_dot_product_attention",
     "multi_head_attention_forward",
+    "conv_transpose2d",
 ]
