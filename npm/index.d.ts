@@ -196,6 +196,8 @@ export declare const nn: {
     mse_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
     scaled_dot_product_attention(q: Tensor, k: Tensor, v: Tensor,
       options?: { attn_mask?: Tensor; is_causal?: boolean; scale?: number; dropout_p?: number }): Tensor;
+    interpolate(x: Tensor, options: { size?: number | number[]; scale_factor?: number | number[];
+      mode?: "nearest" | "linear" | "bilinear"; align_corners?: boolean }): Tensor;
     pad(x: Tensor, pad: number[], options?: { mode?: "constant" | "reflect" | "replicate" | "circular"; value?: number }): Tensor;
     l1_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
     smooth_l1_loss(input: Tensor, target: Tensor, options?: { beta?: number } & Reduction): Tensor;

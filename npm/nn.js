@@ -52,6 +52,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     },
     mse_loss: (input, target, options) => wasm.mse_loss(input, target, options),
     pad: (x, pad, options) => wasm.pad(x, pad, options),
+    interpolate: (x, options) => wasm.interpolate(x, options),
     scaled_dot_product_attention: (q, k, v, options = {}) => {
       const { attn_mask, ...rest } = options;
       return wasm._scaled_dot_product_attention(q, k, v, rest, handle(attn_mask));

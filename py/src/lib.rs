@@ -9,6 +9,7 @@ mod device;
 mod einsum;
 mod gather;
 mod index;
+mod interpolate;
 mod io;
 mod loss;
 mod math;
@@ -406,6 +407,7 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     einsum::register(m)?;
     vnorm::register(m)?;
     attention::register(m)?;
+    interpolate::register(m)?;
     optim::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

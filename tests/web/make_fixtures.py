@@ -166,6 +166,16 @@ CASES = (
         ),
         ("max_pool2d", F + "max_pool2d", [(2, 3, 6, 6)], [2], None, "float32", "normal", ("contiguous",)),
         (
+            "interpolate",
+            F + "interpolate",
+            [(2, 3, 4, 5)],
+            [],
+            {"size": [7, 3], "mode": "bilinear"},
+            "float32",
+            "normal",
+            ("contiguous",),
+        ),
+        (
             "conv_transpose2d",
             F + "conv_transpose2d",
             [(2, 4, 5, 5), (4, 3, 3, 3), (3,)],

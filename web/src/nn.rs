@@ -81,6 +81,36 @@ pub fn conv_transpose2d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, optio
     ))
 }
 
+/// `interpolate(x, {size, scale_factor, mode, align_corners})`: nearest, linear (3-d) or bilinear (4-d); size and
+/// scale_factor a number or one per spatial dim.
+#[wasm_bindgen]
+pub fn interpolate(x: &Tensor, options: JsValue) -> JsResult<Tensor> {
+    use vkml_core::api::interpolate::{interpolate as core_interpolate, Mode};
+    let core = x.core()?;
+    let n = core.ndim().saturating_sub(2);
+    let per_dim = |key: &str| -> JsResult<Option<Vec<f64>>> {
+        match field(&options, key) {
+            None => Ok(None),
+            Some(v) => match v.as_f64() {
+                Some(f) => Ok(Some(vec![f; n])),
+                None => Ok(Some(
+                    js_sys::Array::from(&v).iter().map(|e| e.as_f64().unwrap_or(f64::NAN)).collect::<Vec<f64>>(),
+                )),
+            },
+        }
+    };
+    let mode = match opt_string(&options, "mode")?.as_deref().unwrap_or("nearest") {
+        "nearest" => Mode::Nearest,
+        "linear" | "bilinear" => Mode::Linear,
+        m => return Err(type_error(&format!("interpolate: mode {m:?} is not supported"))),
+    };
+    let size =
+        per_dim("size")?.map(|v| v.iter().map(|&f| usize_of(f, "size")).collect::<JsResult<Vec<_>>>()).transpose()?;
+    let scale = per_dim("scale_factor")?;
+    let align = opt_bool(&options, "align_corners")?.unwrap_or(false);
+    ok(core_interpolate(core, size.as_deref(), scale.as_deref(), mode, align))
+}
+
 /// `conv1d(x, weight, bias, {stride, padding, dilation, groups})`: numbers, or "same"/"valid" padding.
 #[wasm_bindgen(js_name = "_conv1d")]
 pub fn conv1d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, options: JsValue) -> JsResult<Tensor> {

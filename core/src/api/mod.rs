@@ -15,6 +15,7 @@ pub mod gather;
 pub mod grad;
 pub mod index;
 pub mod inplace;
+pub mod interpolate;
 pub mod io;
 pub mod join;
 pub mod linalg;

@@ -68,6 +68,7 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
         | "conv1d"
         | "conv2d"
         | "conv_transpose2d"
+        | "interpolate"
         | "max_pool2d"
         | "avg_pool2d"
         | "adaptive_avg_pool2d"

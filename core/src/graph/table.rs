@@ -734,6 +734,11 @@ rows! {
         reason: "conv2d over the input spread out by the stride (the inserted zeros add nothing): f32 accumulation \
                  of C/groups·KH·KW products plus the bias, within γ(K + 1)·(Σ|x||w| + |b|) in any order",
     }, NO_F64_NO_INT;
+    "interpolate": Movement : false : Same      : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "nearest moves values; (bi)linear blends two (four) of them with weights computed on the host as \
+                 torch does: a few roundings of a convex combination, within γ(n)·Σ|terms|",
+    }, NO_F64;
     "conv1d"    : Matmul    : false : Same      : Tolerance::Backward {
         gpu_ftz: true,
         reason: "conv2d over a height of 1: f32 accumulation of C/groups·K products plus the bias, within \

@@ -46,6 +46,7 @@ from .layers import (
     Softsign,
     Tanh,
     Unflatten,
+    Upsample,
 )
 from .module import Module
 from .norm import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
@@ -89,6 +90,7 @@ __all__ = [
     "BCEWithLogitsLoss",
     "KLDivLoss",
     "Linear",
+    "Upsample",
     "ConvTranspose2d",
     "MultiheadAttention",
     "TransformerEncoderLayer",

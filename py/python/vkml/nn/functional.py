@@ -21,6 +21,7 @@ from .._vkml import (
     hardswish,
     hardtanh,
     huber_loss,
+    interpolate,
     kl_div,
     l1_loss,
     layer_norm,
@@ -159,4 +160,5 @@ __all__ = [
     "scaled_dot_product_attention",
     "multi_head_attention_forward",
     "conv_transpose2d",
+    "interpolate",
 ]

@@ -249,6 +249,24 @@ class ConvTranspose2d(Module):
         return s
 
 
+class Upsample(Module):
+    """torch.nn.Upsample: F.interpolate with fixed size or scale_factor."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def forward(self, input):
+        return F.interpolate(
+            input, self.size, self.scale_factor, self.mode, self.align_corners, self.recompute_scale_factor
+        )
+
+    def extra_repr(self):
+        info = f"size={self.size}" if self.size is not None else f"scale_factor={float(self.scale_factor)}"
+        return info + f", mode='{self.mode}'"
+
+
 class MaxPool2d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
