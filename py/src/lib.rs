@@ -18,6 +18,7 @@ mod optim;
 mod pad;
 mod pytensor;
 mod random;
+mod rnn;
 mod scan;
 mod sort;
 mod vnorm;
@@ -408,6 +409,7 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vnorm::register(m)?;
     attention::register(m)?;
     interpolate::register(m)?;
+    rnn::register(m)?;
     optim::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

@@ -32,6 +32,7 @@ pub mod promote;
 pub mod random;
 pub mod realize;
 pub mod reduce;
+pub mod rnn;
 pub mod scan;
 pub mod sort;
 pub mod tensor;

@@ -243,11 +243,11 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
             gpu_ftz: true,
             reason: "through 1/(1 + e) and e = exp(−x): the forward's error enters twice, plus the division rules",
         },
-        "multi_head_attention" | "transformer_encoder_layer" => Tolerance::Absolute {
+        "multi_head_attention" | "transformer_encoder_layer" | "rnn" | "lstm" | "gru" => Tolerance::Absolute {
             abs: 6.103515625e-5,
-            reason: "softmax-shaped gradients through the projections (and layer norms): products of forward values \
-                     within their contracts summed over the heads' keys and the embedding; within 2⁻¹⁴ for the \
-                     tests' sizes and magnitudes",
+            reason: "gradients through projections, softmax-shaped attention, gates and layer norms: products of \
+                     forward values within their contracts, summed over keys, hidden units and time steps; within \
+                     2⁻¹⁴ for the tests' sizes and magnitudes",
         },
         "softmax" | "log_softmax" | "logsumexp" | "cross_entropy" | "scaled_dot_product_attention" => Tolerance::Ulp {
             ulp: 16.0,

@@ -141,6 +141,12 @@ const SUM: Tolerance = Tolerance::Backward {
     gpu_ftz: true,
     reason: "f32 (or exact int64) accumulation in a fixed order per device; any order is within γ(n)·Σ|x|",
 };
+const RECURRENT: Tolerance = Tolerance::Absolute {
+    abs: 6.103515625e-5,
+    reason: "per step, two f32 products of H + Hin terms and activations within their contracts (tanh 2.5 ulp, \
+             sigmoid 6.5 + 2·|x|); the state's gain per step is at most 1 (|tanh′|, |σ′| ≤ 1, gates ≤ 1), so errors add \
+             over the steps: within 2⁻¹⁴ for the tests' sizes (L ≤ 8, H ≤ 16, |inputs| ≤ 4)",
+};
 const PRODUCT: Tolerance = Tolerance::Ulp {
     ulp: 4096.0,
     per_abs_x: 0.0,
@@ -739,6 +745,9 @@ rows! {
         reason: "nearest moves values; (bi)linear blends two (four) of them with weights computed on the host as \
                  torch does: a few roundings of a convex combination, within γ(n)·Σ|terms|",
     }, NO_F64;
+    "rnn"       : Matmul    : false : Same      : RECURRENT, NO_F64_NO_INT;
+    "lstm"      : Matmul    : false : Same      : RECURRENT, NO_F64_NO_INT;
+    "gru"       : Matmul    : false : Same      : RECURRENT, NO_F64_NO_INT;
     "conv1d"    : Matmul    : false : Same      : Tolerance::Backward {
         gpu_ftz: true,
         reason: "conv2d over a height of 1: f32 accumulation of C/groups·K products plus the bias, within \

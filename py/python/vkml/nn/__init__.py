@@ -51,6 +51,7 @@ from .layers import (
 from .module import Module
 from .norm import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from .parameter import Parameter
+from .recurrent import GRU, LSTM, RNN
 from .transformer import MultiheadAttention, TransformerEncoderLayer
 
 __all__ = [
@@ -90,6 +91,9 @@ __all__ = [
     "BCEWithLogitsLoss",
     "KLDivLoss",
     "Linear",
+    "RNN",
+    "LSTM",
+    "GRU",
     "Upsample",
     "ConvTranspose2d",
     "MultiheadAttention",

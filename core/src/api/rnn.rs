@@ -1,0 +1,170 @@
+//! Recurrent layers (torch's RNN with tanh or relu, LSTM and GRU), written once over linear, the activations and
+//! elementwise ops: the input projection of every step at once, then a loop over time per layer and direction.
+//! Gates follow torch's order (LSTM i, f, g, o; GRU r, z, n) so a torch state_dict loads unchanged.
+
+use super::elementwise::{binary, mul, plus, t};
+use super::index::IndexItem;
+use super::join::{cat, stack};
+use super::nn::{dropout, linear, sigmoid};
+use super::tensor::Tensor;
+use crate::base::dtype::opmath;
+use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::util::error::{Error, Result};
+
+/// Which recurrence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Tanh,
+    Relu,
+    Lstm,
+    Gru,
+}
+
+impl Cell {
+    /// Rows of the stacked gate weights per hidden unit.
+    pub fn gates(self) -> usize {
+        match self {
+            Cell::Tanh | Cell::Relu => 1,
+            Cell::Lstm => 4,
+            Cell::Gru => 3,
+        }
+    }
+}
+
+/// One layer and direction's weights: (w_ih, w_hh, b_ih, b_hh).
+pub type Weights<'a> = (&'a Tensor, &'a Tensor, Option<&'a Tensor>, Option<&'a Tensor>);
+
+/// The options of a recurrent layer stack.
+pub struct Rnn<'a> {
+    pub cell: Cell,
+    pub hidden: usize,
+    pub layers: usize,
+    pub bidirectional: bool,
+    pub batch_first: bool,
+    pub dropout: f64,
+    pub training: bool,
+    /// layers × directions entries, layer-major (l0, l0_reverse, l1, …).
+    pub weights: Vec<Weights<'a>>,
+}
+
+fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    binary(&t(a), &t(b), BinaryOp::Add)
+}
+
+fn chunk(x: &Tensor, i: usize, h: usize) -> Result<Tensor> {
+    x.narrow(-1, (i * h) as i64, h as i64)
+}
+
+/// One step: the new (h, c) from the step's projected input `xi` and the previous state.
+fn step(
+    cell: Cell,
+    xi: &Tensor,
+    h: &Tensor,
+    c: Option<&Tensor>,
+    w: &Weights,
+    n: usize,
+) -> Result<(Tensor, Option<Tensor>)> {
+    let hh = linear(h, w.1, w.3)?;
+    match cell {
+        Cell::Tanh => Ok((add(xi, &hh)?.unary(UnaryOp::Tanh)?, None)),
+        Cell::Relu => Ok((add(xi, &hh)?.relu()?, None)),
+        Cell::Lstm => {
+            let g = add(xi, &hh)?;
+            let (i, f) = (sigmoid(&chunk(&g, 0, n)?)?, sigmoid(&chunk(&g, 1, n)?)?);
+            let (gg, o) = (chunk(&g, 2, n)?.unary(UnaryOp::Tanh)?, sigmoid(&chunk(&g, 3, n)?)?);
+            let c0 = c.ok_or_else(|| Error::Runtime("LSTM step without a cell state".into()))?;
+            let c1 = add(&mul(&f, c0)?, &mul(&i, &gg)?)?;
+            Ok((mul(&o, &c1.unary(UnaryOp::Tanh)?)?, Some(c1)))
+        }
+        Cell::Gru => {
+            let r = sigmoid(&add(&chunk(xi, 0, n)?, &chunk(&hh, 0, n)?)?)?;
+            let z = sigmoid(&add(&chunk(xi, 1, n)?, &chunk(&hh, 1, n)?)?)?;
+            let nn = add(&chunk(xi, 2, n)?, &mul(&r, &chunk(&hh, 2, n)?)?)?.unary(UnaryOp::Tanh)?;
+            // (1 − z)·n + z·h
+            let keep = mul(&plus(&z.neg()?, 1.0)?, &nn)?;
+            Ok((add(&keep, &mul(&z, h)?)?, None))
+        }
+    }
+}
+
+/// The forward of torch's RNN/LSTM/GRU modules: (output, h_n, c_n for LSTM). `x` is (L, N, Hin) — (N, L, Hin)
+/// with batch_first — or unbatched (L, Hin); h0 and c0 are (layers·directions, N, H) or (layers·directions, H).
+pub fn rnn(m: &Rnn, x: &Tensor, h0: Option<&Tensor>, c0: Option<&Tensor>) -> Result<(Tensor, Tensor, Option<Tensor>)> {
+    let dirs = if m.bidirectional { 2 } else { 1 };
+    if m.weights.len() != m.layers * dirs {
+        return Err(Error::Runtime(format!("rnn: expected {} weight sets, got {}", m.layers * dirs, m.weights.len())));
+    }
+    let unbatched = x.ndim() == 2;
+    if !matches!(x.ndim(), 2 | 3) {
+        return Err(Error::Runtime(format!("rnn: Expected input to be 2D or 3D, got {}D instead", x.ndim())));
+    }
+    let dt = x.dtype();
+    let wide = |t: &Tensor| t.to_dtype(opmath(dt));
+    let mut seq = match (unbatched, m.batch_first) {
+        (true, _) => wide(&x.unsqueeze(1)?)?,
+        (false, true) => wide(&x.transpose(0, 1)?)?,
+        (false, false) => wide(x)?,
+    };
+    let (steps, n) = (seq.shape()[0], seq.shape()[1]);
+    let h = m.hidden;
+    let state = |s: Option<&Tensor>| -> Result<Option<Tensor>> {
+        s.map(|s| wide(&if unbatched { s.unsqueeze(1)? } else { s.clone() })).transpose()
+    };
+    let (h0, c0) = (state(h0)?, state(c0)?);
+    let zeros = || Tensor::zeros(&[n, h], opmath(dt), x.device());
+    let (mut hn, mut cn) = (Vec::new(), Vec::new());
+    for layer in 0..m.layers {
+        let mut outs = Vec::new();
+        for d in 0..dirs {
+            let k = layer * dirs + d;
+            let w = &m.weights[k];
+            let wide_w: (Tensor, Tensor, Option<Tensor>, Option<Tensor>) =
+                (wide(w.0)?, wide(w.1)?, w.2.map(wide).transpose()?, w.3.map(wide).transpose()?);
+            let w = (&wide_w.0, &wide_w.1, wide_w.2.as_ref(), wide_w.3.as_ref());
+            let proj = linear(&seq, w.0, w.2)?;
+            let mut hs = match &h0 {
+                Some(s) => s.index(&[IndexItem::Int(k as i64)])?,
+                None => zeros()?,
+            };
+            let mut cs = match (m.cell, &c0) {
+                (Cell::Lstm, Some(s)) => Some(s.index(&[IndexItem::Int(k as i64)])?),
+                (Cell::Lstm, None) => Some(zeros()?),
+                _ => None,
+            };
+            let mut out = vec![None; steps];
+            for s in 0..steps {
+                let at = if d == 0 { s } else { steps - 1 - s };
+                let (h1, c1) = step(m.cell, &proj.index(&[IndexItem::Int(at as i64)])?, &hs, cs.as_ref(), &w, h)?;
+                out[at] = Some(h1.clone());
+                hs = h1;
+                cs = c1;
+            }
+            let out: Vec<Tensor> = out.into_iter().flatten().collect();
+            outs.push(if out.is_empty() {
+                Tensor::zeros(&[0, n, h], opmath(dt), x.device())?
+            } else {
+                stack(&out, 0)?
+            });
+            hn.push(hs);
+            if let Some(c) = cs {
+                cn.push(c);
+            }
+        }
+        seq = if dirs == 1 { outs.remove(0) } else { cat(&outs, 2)? };
+        if m.dropout > 0.0 && m.training && layer + 1 < m.layers {
+            seq = dropout(&seq, m.dropout, true)?;
+        }
+    }
+    let finish = |t: Tensor, batched_seq: bool| -> Result<Tensor> {
+        let t = match (unbatched, m.batch_first && batched_seq) {
+            (true, _) => t.squeeze(Some(&[1]))?,
+            (false, true) => t.transpose(0, 1)?,
+            (false, false) => t,
+        };
+        t.to_dtype(dt)
+    };
+    let output = finish(seq, true)?;
+    let h_n = finish(stack(&hn, 0)?, false)?;
+    let c_n = if cn.is_empty() { None } else { Some(finish(stack(&cn, 0)?, false)?) };
+    Ok((output, h_n, c_n))
+}
