@@ -48,9 +48,17 @@ fn fdiv(xb: u32, yb: u32) -> f32 {
         return bitcast<f32>(sign | bitcast<u32>(ldexp(ldexp(q, 100), 49)));
     }
     if (xsub) {
-        // (m · 2^-149) / y; the result is subnormal or zero, which a GPU may flush (the contract allows it).
-        let q = f32(ax) / bitcast<f32>(ay);
-        return bitcast<f32>(sign | bitcast<u32>(ldexp(ldexp(q, -100), -49)));
+        // (m · 2^-149) / y = (m / y) · 2^-149, which may be subnormal (a GPU may flush it: the contract allows it).
+        // A divisor below 2^-64 is first scaled up by 2^64, so that m / y (m < 2^23) cannot overflow (it did:
+        // 1e-40 / 1e-35 gave inf, found by the mutation campaign's tests); the scale comes back in the shift.
+        var y = bitcast<f32>(ay);
+        var shift = -49;
+        if (ay < 0x1f800000u) {
+            y = ldexp(y, 64);
+            shift = 15;
+        }
+        let q = f32(ax) / y;
+        return bitcast<f32>(sign | bitcast<u32>(ldexp(ldexp(q, -100), shift)));
     }
     return signed(sign, bitcast<f32>(xb) / bitcast<f32>(yb));
 }
