@@ -30,9 +30,10 @@ fn assemble(dir: &Path, family: &str) -> Result<String, String> {
     }
     src.push('\n');
     src.push_str(&body);
-    if body.lines().any(|l| l.trim() == "// @driver elementwise") {
+    // `// @driver NAME` appends the entry point shaders/NAME.wgsl.in (elementwise: converted values; bits: raw bits).
+    if let Some(driver) = body.lines().find_map(|l| l.trim().strip_prefix("// @driver ")) {
         src.push('\n');
-        src.push_str(&read("elementwise.wgsl.in")?);
+        src.push_str(&read(&format!("{}.wgsl.in", driver.trim()))?);
     }
     Ok(src)
 }

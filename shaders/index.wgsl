@@ -4,8 +4,7 @@
 // the same way on every device (the last one wins; sums add in one fixed order) and no atomics are needed.
 // info.extra.x is the dim; extra.y the extent of a along it (gather) or of b and c along it (scatter).
 // @inputs a b c
-
-@group(0) @binding(9) var<storage, read_write> out: array<u32>;
+// @driver bits
 
 // The coordinate of output element e along dim d.
 fn coord(e: u32, d: u32) -> u32 {
@@ -81,33 +80,5 @@ fn elem(e: u32) -> vec2<u32> {
         case 0u: { return gathered(e); }
         case 1u: { return scattered(e); }
         default: { return summed(e); }
-    }
-}
-
-@compute @workgroup_size(128)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let w = linear_id(gid, nwg);
-    let dt = info.out_dtype;
-    if (is_half(dt)) {
-        let e0 = 2u * w;
-        if (e0 >= info.n) {
-            return;
-        }
-        var word = elem(e0).x;
-        if (e0 + 1u < info.n) {
-            word = word | (elem(e0 + 1u).x << 16u);
-        }
-        out[w] = word;
-        return;
-    }
-    if (w >= info.n) {
-        return;
-    }
-    let v = elem(w);
-    if (dt == DT_I64) {
-        out[2u * w] = v.x;
-        out[2u * w + 1u] = v.y;
-    } else {
-        out[w] = v.x;
     }
 }

@@ -1,8 +1,7 @@
 // Raw-bit copies: op 0 materialises a strided view of `a`; op 1 (assign) writes `b` into the elements of the
 // contiguous base `a` that lie under a target view. Bits are moved, never converted, so NaN payloads survive.
 // @inputs a b
-
-@group(0) @binding(9) var<storage, read_write> out: array<u32>;
+// @driver bits
 
 // For assign: info.shape/strides[0]/offset.x describe the target view with its dims sorted by decreasing
 // stride (size-1 dims dropped); strides[1]/offset.y the value's view in the same order. Returns the value's
@@ -38,32 +37,4 @@ fn elem(e: u32) -> vec2<u32> {
         return a_bits_at(e, dt);
     }
     return b_bits_at(u32(vi), dt);
-}
-
-@compute @workgroup_size(128)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let w = linear_id(gid, nwg);
-    let dt = info.out_dtype;
-    if (is_half(dt)) {
-        let e0 = 2u * w;
-        if (e0 >= info.n) {
-            return;
-        }
-        var word = elem(e0).x;
-        if (e0 + 1u < info.n) {
-            word = word | (elem(e0 + 1u).x << 16u);
-        }
-        out[w] = word;
-        return;
-    }
-    if (w >= info.n) {
-        return;
-    }
-    let v = elem(w);
-    if (dt == DT_I64) {
-        out[2u * w] = v.x;
-        out[2u * w + 1u] = v.y;
-    } else {
-        out[w] = v.x;
-    }
 }

@@ -220,12 +220,8 @@ class ConvTranspose2d(Module):
             self.register_parameter("bias", None)
         self.reset_parameters()
 
-    def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+    # torch initialises both convolutions alike (fan-in read from the weight's dim 1).
+    reset_parameters = _ConvNd.reset_parameters
 
     def forward(self, input, output_size=None):
         if output_size is not None:
