@@ -1,4 +1,4 @@
-//! Random ops for Python: randint, normal, bernoulli, randperm and empty (`vkml/_random.py` gives them torch's
+//! Random ops for Python: randint, normal, bernoulli, randperm, multinomial and empty (`vkml/_random.py` gives them torch's
 //! overloaded signatures).
 
 use pyo3::prelude::*;
@@ -63,6 +63,11 @@ fn _randperm(n: i64, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_,
 }
 
 #[pyfunction]
+fn _multinomial(probs: PyRef<'_, Tensor>, num_samples: i64, replacement: bool) -> PyResult<Tensor> {
+    Ok(Tensor(random::multinomial(&probs.0, num_samples, replacement).py()?))
+}
+
+#[pyfunction]
 #[pyo3(signature = (size, dtype = None, device = None))]
 fn _empty(size: Vec<i64>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
     let dt = opt_dtype(dtype)?.unwrap_or(DType::F32);
@@ -75,5 +80,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_bernoulli, m)?)?;
     m.add_function(wrap_pyfunction!(_randperm, m)?)?;
     m.add_function(wrap_pyfunction!(_empty, m)?)?;
+    m.add_function(wrap_pyfunction!(_multinomial, m)?)?;
     Ok(())
 }

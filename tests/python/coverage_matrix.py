@@ -52,7 +52,7 @@ FAMILY = {
     "tensor": "tensor",
     "from_numpy": "numpy",
     **dict.fromkeys(("rand", "randn", "randint", "normal", "randperm", "empty"), "random"),
-    "bernoulli": "random_like",
+    **dict.fromkeys(("bernoulli", "multinomial"), "random_like"),
     **dict.fromkeys(("zeros_like", "ones_like", "full_like"), "like"),
     **dict.fromkeys(("rand_like", "randn_like"), "random_like"),
 }

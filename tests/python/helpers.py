@@ -757,8 +757,17 @@ def check_random(op: str, fn: Callable, device: str, cls: str = "contiguous", dt
         return
     dt = tname(expect.dtype)
     key[3] = key[3] or dt
-    if declared_unsupported(row, device, {dt}) or (device != "cpu" and dt == "float64"):
-        check_unsupported(name, device, dt, lambda: _call(fn, [], vkml, device), cls, also=words(fn))
+    # The cell's dtype is the input's where the result has another (multinomial's int64 from float weights).
+    involved = {dt} | ({dtype} if isinstance(dtype, str) else set())
+    if declared_unsupported(row, device, involved) or (device != "cpu" and "float64" in involved):
+        check_unsupported(
+            name,
+            device,
+            dtype if isinstance(dtype, str) else dt,
+            lambda: _call(fn, [], vkml, device),
+            cls,
+            also=words(fn),
+        )
         return
     try:
         vkml.manual_seed(seed)

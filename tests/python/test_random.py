@@ -1,6 +1,6 @@
-"""randint, normal, bernoulli, randperm and empty: shape, dtype and device as torch's, the same bits on every device
-for a seed (check_random), each distribution checked by statistics whose bounds follow from the sample size, and
-torch's errors."""
+"""randint, normal, bernoulli, randperm, multinomial and empty: shape, dtype and device as torch's, the same bits on
+every device for a seed (check_random), each distribution checked by statistics whose bounds follow from the sample
+size, and torch's errors."""
 
 import math
 
@@ -26,6 +26,11 @@ RANDOM = {
     ),
     "randperm": lambda cls, dt: lambda lib, dev: lib.randperm(_rows(cls) * 40, dtype=getattr(lib, dt), device=dev),
     "empty": lambda cls, dt: lambda lib, dev: lib.empty(_rows(cls), 5, dtype=getattr(lib, dt), device=dev),
+    "multinomial": lambda cls, dt: (
+        lambda lib, dev: lib.multinomial(
+            lib.full((max(_rows(cls), 1), 6), 0.5, dtype=getattr(lib, dt), device=dev), 4, replacement=True
+        )
+    ),
     "bernoulli": lambda cls, dt: (
         lambda lib, dev: lib.bernoulli(lib.full((_rows(cls) * 12, 29), 0.3, dtype=getattr(lib, dt), device=dev))
     ),
@@ -99,6 +104,22 @@ def test_randperm_is_a_uniform_permutation(device):
     assert to_numpy(vkml.randperm(0, device=device)).shape == (0,)
 
 
+def test_multinomial_frequencies(device):
+    vkml.manual_seed(9)
+    w = np.array([0.1, 0.0, 0.3, 0.6], np.float32)
+    x = to_numpy(vkml.multinomial(vkml.tensor(w * 3, device=device), N, replacement=True))  # unnormalised weights
+    assert x.dtype == np.int64 and x.min() >= 0 and x.max() <= 3
+    for j, p in enumerate(w):
+        _within((x == j).sum(), N * p, math.sqrt(N * p * (1 - p)), f"count of {j}")
+    # Without replacement: distinct picks, the first distributed as the weights, the zero-weight one never picked.
+    rows = to_numpy(vkml.multinomial(vkml.tensor(np.tile(w, (2000, 1)), device=device), 3))
+    s = np.sort(rows, axis=1)
+    assert (s[:, 1:] != s[:, :-1]).all()
+    assert (rows != 1).all()
+    for j, p in enumerate(w):
+        _within((rows[:, 0] == j).sum(), 2000 * p, math.sqrt(2000 * p * (1 - p)), f"first pick {j}")
+
+
 def test_empty_is_zeros(device):
     x = vkml.empty(3, 4, dtype=vkml.float16, device=device)
     assert x.shape == (3, 4) and x.dtype == vkml.float16 and str(x.device) == device
@@ -116,6 +137,17 @@ ERRORS = [
     error("normal", [], lambda lib, dev: lib.normal(lib.zeros(3, device=dev), -lib.ones(3, device=dev)), RuntimeError),
     error("bernoulli", [], lambda lib, dev: lib.bernoulli(lib.full((3,), 1.5, device=dev)), RuntimeError),
     error("randperm", [], lambda lib, dev: lib.randperm(-1, device=dev), RuntimeError),
+    error("multinomial", [], lambda lib, dev: lib.multinomial(lib.tensor([0.5, -0.1], device=dev), 1), RuntimeError),
+    # torch goes on to draw zero-weight categories once the others are used up; vkml refuses, naming the cause.
+    error(
+        "multinomial",
+        [],
+        lambda lib, dev: lib.multinomial(lib.tensor([0.5, 0.0], device=dev), 2),
+        RuntimeError,
+        match="not enough",
+        torch_raises=False,
+    ),
+    error("multinomial", [], lambda lib, dev: lib.multinomial(lib.zeros(3, device=dev), 1, True), RuntimeError),
 ]
 
 

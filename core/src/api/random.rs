@@ -1,5 +1,5 @@
 //! Random ops over the Philox stream that rand and randn draw from (so a seed gives the same bits on every device):
-//! randint, normal, bernoulli and randperm, with torch's signatures and checks; and empty.
+//! randint, normal, bernoulli, randperm and multinomial, with torch's signatures and checks; and empty.
 
 use super::elementwise::{binary, s, t};
 use super::promote::Operand;
@@ -130,6 +130,98 @@ pub fn randperm(n: i64, dtype: DType, device: DeviceId) -> Result<Tensor> {
     }
     let u = Tensor::rand(&[n as usize], DType::F32, device)?;
     super::sort::argsort(&u, 0, false)?.to_dtype(dtype)
+}
+
+/// `torch.multinomial(probs, num_samples, replacement)`: category indices (int64) drawn with weights `probs` (1-d, or
+/// 2-d with one distribution per row) by inverting the cumulative weights: a draw u picks the first category whose
+/// running total exceeds u·total. Every step is exact or correctly rounded (a scan in one fixed order, one product,
+/// comparisons, a count), so a seed gives the same samples on every device. Without replacement, each pick's weight
+/// is set to zero before the next draw. The weights are read back to check them, as torch's CPU kernel does.
+pub fn multinomial(probs: &Tensor, num_samples: i64, replacement: bool) -> Result<Tensor> {
+    if !(1..=2).contains(&probs.ndim()) {
+        return Err(Error::Runtime("prob_dist must be 1 or 2 dim".into()));
+    }
+    if !probs.dtype().is_float() {
+        return Err(Error::Runtime(format!(
+            "multinomial only supports floating-point dtypes for input, got: {}",
+            probs.dtype().name()
+        )));
+    }
+    if num_samples <= 0 {
+        return Err(Error::Runtime("cannot sample n_sample <= 0 samples".into()));
+    }
+    let c = *probs.shape().last().unwrap_or(&0);
+    if !replacement && num_samples as usize > c {
+        return Err(Error::Runtime("cannot sample n_sample > prob_dist.size(-1) samples without replacement".into()));
+    }
+    let mut p = probs.to_dtype(DType::F32)?;
+    if p.ndim() == 1 {
+        p = p.unsqueeze(0)?;
+    }
+    check_weights(&p, num_samples, replacement)?;
+    let rows = p.shape()[0];
+    let k = num_samples as usize;
+    let picks = if replacement {
+        draw(&p, k)?
+    } else {
+        let mut got = Vec::with_capacity(k);
+        for _ in 0..k {
+            let one = draw(&p, 1)?;
+            // The picked category's weight becomes 0 for the next draws.
+            let zero = Tensor::zeros(&[rows, 1], DType::F32, p.device())?;
+            p = super::gather::scatter_unchecked(&p, 1, &one, &zero, false)?;
+            got.push(one);
+        }
+        super::join::cat(&got, 1)?
+    };
+    if probs.ndim() == 1 {
+        picks.squeeze(Some(&[0]))
+    } else {
+        Ok(picks)
+    }
+}
+
+/// `k` draws with replacement from each row of the (rows, C) weights: the count of running totals ≤ u·total among
+/// the first C − 1 categories.
+fn draw(p: &Tensor, k: usize) -> Result<Tensor> {
+    let (rows, c) = (p.shape()[0], p.shape()[1]);
+    let cdf = super::scan::cumsum(p, 1, None)?;
+    let total = cdf.narrow(1, c as i64 - 1, 1)?;
+    let u = Tensor::rand(&[rows, k], DType::F32, p.device())?;
+    let target = binary(&t(&u), &t(&total), BinaryOp::Mul)?.unsqueeze(-1)?;
+    let below = cdf.narrow(1, 0, c as i64 - 1)?.unsqueeze(1)?;
+    let passed = binary(&t(&below), &t(&target), BinaryOp::Le)?;
+    passed.to_dtype(DType::I64)?.sum(Some(&[-1]), false)
+}
+
+/// torch's checks of multinomial weights: finite, non-negative, a positive sum per row, and enough nonzero ones
+/// to draw without replacement.
+fn check_weights(p: &Tensor, n: i64, replacement: bool) -> Result<()> {
+    if p.numel() == 0 {
+        return Err(Error::Runtime("multinomial: the weights are empty".into()));
+    }
+    let zero = Operand::Scalar(Scalar::Int(0));
+    let bad = binary(&t(&p.isfinite()?.logical_not()?), &t(&binary(&t(p), &zero, BinaryOp::Lt)?), BinaryOp::BitOr)?;
+    let bad = bad.any(None, false)?.to_dtype(DType::I64)?.reshape(&[1])?;
+    let positive = binary(&t(p), &zero, BinaryOp::Gt)?.to_dtype(DType::I64)?.sum(Some(&[-1]), false)?;
+    let fewest = positive.amin(None, false)?.reshape(&[1])?;
+    let b = read_bytes(&super::join::cat(&[bad, fewest], 0)?)?;
+    let words: Vec<i64> =
+        b.chunks_exact(8).map(|w| i64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])).collect();
+    if words.first() != Some(&0) {
+        return Err(Error::Runtime("probability tensor contains either `inf`, `nan` or element < 0".into()));
+    }
+    let fewest = words.get(1).copied().unwrap_or(0);
+    if fewest == 0 {
+        return Err(Error::Runtime("invalid multinomial distribution (sum of probabilities <= 0)".into()));
+    }
+    if !replacement && fewest < n {
+        return Err(Error::Runtime(
+            "invalid multinomial distribution (with replacement=False, not enough non-negative category to sample)"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// `torch.empty(size)`: vkml fills it with zeros (torch leaves it undefined), so no stale data is ever read.

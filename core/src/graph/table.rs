@@ -286,6 +286,11 @@ rows! {
         gpu_ftz: false,
         reason: "the stable argsort of the same n Philox draws on every device",
     }, NO_F64;
+    "multinomial": Creation : false : Index     : Tolerance::Exact {
+        gpu_ftz: false,
+        reason: "inverse of the cumulative weights: a scan in one fixed order, one correctly rounded product u·total, \
+                 comparisons and a count — the same samples on every device for a seed",
+    }, NO_F64;
     "empty"     : Creation  : false : Target    : Tolerance::Exact {
         gpu_ftz: false,
         reason: "filled with zeros (torch leaves the values undefined; vkml never exposes stale memory)",

@@ -45,7 +45,16 @@ double = float64
 int = int32
 long = int64
 
-from ._random import bernoulli, empty, empty_like, normal, randint, randint_like, randperm  # noqa: E402
+from ._random import (  # noqa: E402
+    bernoulli,
+    empty,
+    empty_like,
+    multinomial,
+    normal,
+    randint,
+    randint_like,
+    randperm,
+)
 
 realize = _vkml.realize_
 

@@ -186,6 +186,12 @@ def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
     return _vkml._norm(x, 2.0 if p is None else p, dim, keepdim)
 
 
+def multinomial(self, num_samples, replacement=False, *, generator=None):
+    from . import _random
+
+    return _random.multinomial(self, num_samples, replacement, generator=generator)
+
+
 def msort(self):
     return sort(self, 0).values
 
@@ -226,6 +232,7 @@ for _fn in (
     cumprod,
     prod,
     norm,
+    multinomial,
 ):
     _method(_fn.__name__, _fn, f"torch.Tensor.{_fn.__name__}, with torch's arguments.")
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")

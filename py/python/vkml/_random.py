@@ -54,6 +54,13 @@ def bernoulli(input, p=None, *, generator=None):
     return _vkml._bernoulli(input)
 
 
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    """Category indices drawn with the weights of each row of `input` (the same samples on every device)."""
+    if generator is not None:
+        raise ValueError("multinomial(): generator= is not supported; seed with vkml.manual_seed")
+    return _vkml._multinomial(input, int(num_samples), bool(replacement))
+
+
 def randperm(n, *, dtype=None, device=None, requires_grad=False, generator=None):
     if generator is not None:
         raise ValueError("randperm(): generator= is not supported; seed with vkml.manual_seed")
