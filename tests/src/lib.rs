@@ -240,3 +240,23 @@ pub fn check(
     }
     Ok(())
 }
+
+/// `f` as the oracle computes it in `wide` (F64, or an integer type) and rounds back to the inputs' dtype, as the
+/// GPUs compute it in the inputs' own dtype: checks the CPU-only paths (f64 runs on the CPU alone) against the GPU's
+/// f32 ones. The rounding of a result computed wide equals the result computed narrow for correctly rounded ops,
+/// and stays within the op's tolerance for the others.
+pub fn oracle_in(wide: DType, f: impl Fn(&[Tensor]) -> Result<Tensor>) -> impl Fn(&[Tensor]) -> Result<Tensor> {
+    move |t: &[Tensor]| {
+        if t.first().map(|x| x.device()) != Some(devices().cpu) {
+            return f(t);
+        }
+        let narrow = t[0].dtype();
+        let wide_inputs = t.iter().map(|x| x.to_dtype(wide)).collect::<Result<Vec<_>>>()?;
+        let r = f(&wide_inputs)?;
+        if r.dtype() == wide {
+            r.to_dtype(narrow)
+        } else {
+            Ok(r)
+        }
+    }
+}

@@ -9,7 +9,7 @@ use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::{BinaryOp, Op};
 use vkml_core::Result;
-use vkml_tests::{check, edge_f32, from_f32, from_i64, Gen};
+use vkml_tests::{check, edge_f32, from_f32, from_i64, oracle_in, Gen};
 
 const FLOAT_OPS: [BinaryOp; 14] = [
     BinaryOp::Add,
@@ -158,6 +158,20 @@ fn where_selects_per_element_for_every_dtype() -> Result<()> {
             ])
         };
         check("where", 5, mk, |t| where_(&t[0], &Operand::Tensor(t[1].clone()), &Operand::Tensor(t[2].clone())))?;
+    }
+    Ok(())
+}
+
+#[test]
+fn binary_f64_oracle_path() -> Result<()> {
+    // The oracle's f64 kernels (CPU only) against the GPUs' f32 ones, on every pair of normal and edge values.
+    let mk = |_: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+        let v = edge_f32();
+        let x: Vec<f32> = v.iter().copied().filter(|&x| !subnormal(x)).collect();
+        Ok(vec![from_f32(&x, &[x.len(), 1], dev)?, from_f32(&v, &[1, v.len()], dev)?])
+    };
+    for op in FLOAT_OPS {
+        check(Op::Binary(op).name(), 6, mk, oracle_in(DType::F64, move |t| apply(t, op)))?;
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::Result;
-use vkml_tests::{check, edge_f32, from_f32, from_i64, Gen};
+use vkml_tests::{check, edge_f32, from_f32, from_i64, oracle_in, Gen};
 
 const DTYPES: [DType; 6] = [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64, DType::Bool];
 
@@ -42,6 +42,8 @@ fn int_sources(g: &mut Gen) -> Vec<i64> {
     v.extend([(1 << 24) + 1, (1 << 24) + 3, (1 << 25) + 2, (1 << 25) + 6, (1 << 53) + 1, (1 << 40) + (1 << 16)]);
     v.extend([(1 << 56) + (1 << 32), (1 << 56) + (1 << 32) + 1, (1 << 55) + (1 << 31), (1 << 55) + (1 << 31) + 1]);
     v.extend([(1 << 55) + 3 * (1 << 31), (1 << 62) + (1 << 38), -(1 << 56) - (1 << 32), 1 << 31, (1 << 32) - 1]);
+    // Ties whose kept significand is odd (they round up to even), with the half in the high word.
+    v.extend([(1 << 56) + 3 * (1 << 32), -(1 << 56) - 3 * (1 << 32), (1 << 60) + 3 * (1 << 36), (1 << 57) + (3 << 33)]);
     v.extend((0..300).map(|k| (g.next_u64() as i64) >> (k % 64)));
     v
 }
@@ -149,5 +151,19 @@ fn create_full_past_65535_workgroups() -> Result<()> {
             )
         },
     )?;
+    Ok(())
+}
+
+#[test]
+fn cast_f64_oracle_path() -> Result<()> {
+    // The oracle's casts from f64 (CPU only) against the GPUs' casts from f32, of the same f32 values.
+    for to in DTYPES {
+        check(
+            "to",
+            7,
+            |g, dev| Ok(vec![source(g, DType::F32, dev)?]),
+            oracle_in(DType::F64, move |t| t[0].to_dtype(to)),
+        )?;
+    }
     Ok(())
 }

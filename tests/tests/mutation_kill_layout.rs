@@ -7,7 +7,7 @@ use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::Result;
-use vkml_tests::{check, from_f32, from_i64, random_f32, Gen};
+use vkml_tests::{check, from_f32, from_i64, oracle_in, random_f32, Gen};
 
 /// Small integers as floats (so maxima tie and sums are exact), with a NaN in some rows when `nan`.
 fn tied(g: &mut Gen, shape: &[usize], nan: bool, dev: DeviceId) -> Result<Tensor> {
@@ -162,6 +162,41 @@ fn movement_writes_through_strided_views() -> Result<()> {
                 Ok(x)
             })?;
         }
+    }
+    Ok(())
+}
+
+#[test]
+fn reduce_f64_oracle_path() -> Result<()> {
+    // The oracle's f64 reductions (CPU only) against the GPUs' f32 ones, ties, signed zeros and NaN included.
+    for (shape, dims) in [(&[4usize, 33, 5][..], &[1i64][..]), (&[3, 129][..], &[1][..]), (&[6, 7, 8][..], &[2, 1][..])]
+    {
+        for op in ["sum", "amax", "amin", "argmax", "argmin"] {
+            if op.starts_with("arg") && dims.len() > 1 {
+                continue;
+            }
+            for nan in [false, true] {
+                let mk =
+                    move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![tied(g, shape, nan, dev)?]) };
+                check(op, 7, mk, oracle_in(DType::F64, move |t| reduce(&t[0], op, dims)))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn matmul_f64_and_integer_oracle_paths() -> Result<()> {
+    // Small integers are exact in every path, so the oracle's int64 matmul (CPU only) must match the GPUs' f32 one.
+    for (m, k, n) in [(1, 1, 1), (5, 17, 3), (17, 16, 9)] {
+        let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let ints = |g: &mut Gen, len: usize| -> Vec<f32> { (0..len).map(|_| g.below(7) as f32 - 3.0).collect() };
+            let (a, b) = (ints(g, 2 * m * k), ints(g, k * n));
+            Ok(vec![from_f32(&a, &[2, m, k], dev)?, from_f32(&b, &[k, n], dev)?])
+        };
+        check("matmul", 8, mk, oracle_in(DType::F64, |t| t[0].matmul(&t[1])))?;
+        check("matmul", 8, mk, oracle_in(DType::I64, |t| t[0].matmul(&t[1])))?;
+        check("matmul", 8, mk, oracle_in(DType::I32, |t| t[0].matmul(&t[1])))?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::{Op, UnaryOp};
 use vkml_core::Result;
-use vkml_tests::{check, edge_f32, from_f32, from_i64, Gen};
+use vkml_tests::{check, edge_f32, from_f32, from_i64, oracle_in, Gen};
 
 const ALL: [UnaryOp; 29] = [
     UnaryOp::Neg,
@@ -109,6 +109,15 @@ fn unary_integers() -> Result<()> {
         for op in [UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Sign, UnaryOp::Floor, UnaryOp::Round] {
             check(Op::Unary(op).name(), 4, mk, |t| t[0].unary(op))?;
         }
+    }
+    Ok(())
+}
+
+#[test]
+fn unary_f64_oracle_path() -> Result<()> {
+    // The oracle's f64 kernels (CPU only) against the GPUs' f32 ones.
+    for op in ALL {
+        check(Op::Unary(op).name(), 5, grid_tensor, oracle_in(DType::F64, move |t| t[0].unary(op)))?;
     }
     Ok(())
 }
