@@ -36,6 +36,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from mutation_verdicts import EQUIVALENT, FINDINGS, SURVIVOR_NOTES
+
 ROOT = Path(__file__).resolve().parent.parent
 SHADERS = ROOT / "shaders"
 REPORT_MD = ROOT / "docs" / "mutation.md"
@@ -72,18 +74,6 @@ CPU_KERNELS = {
     "values.rs": FAMILIES,
 }
 
-# Mutants that cannot change any output, by key, with the reason. Conservative: only what can be argued in one line.
-EQUIVALENT: dict[str, str] = {}
-# Why a survivor survives, where it is understood but is not an equivalent mutant (shown in the report).
-SURVIVOR_NOTES: dict[str, str] = {}
-
-# What the campaign's tests found in unmutated kernels, for the report (kept by hand: a finding is not a mutant).
-FINDINGS = [
-    "fdiv in shaders/binary.wgsl (division of f32) returns ±inf for a subnormal dividend and a normal divisor below"
-    " 2⁻¹⁰⁴: its subnormal branch divides the dividend's integer significand (up to 2²³) by the divisor before"
-    " scaling by 2⁻¹⁴⁹, and that quotient overflows (1e-40 / 1e-35 gives inf on lavapipe, 1e-5 on the oracle)."
-    " tests/tests/mutation_kill_binary.rs leaves those pairs out (hits_fdiv_bug) until it is fixed.",
-]
 
 SWAPS = {
     "+": "-",

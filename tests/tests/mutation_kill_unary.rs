@@ -121,3 +121,18 @@ fn unary_f64_oracle_path() -> Result<()> {
     }
     Ok(())
 }
+
+#[test]
+fn unary_trig_of_large_arguments() -> Result<()> {
+    // Random magnitudes from 1 to 2¹²⁷: some land within 10⁻⁵ of a multiple of π/2, where the reduced argument is
+    // tiny and every bit of Payne–Hanek's 2/π window shows in the result.
+    let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<vkml_core::api::Tensor>> {
+        let v: Vec<f32> =
+            (0..1 << 17).map(|_| f32::from_bits(0x3f80_0000 + (g.next_u64() as u32) % 0x3f00_0000)).collect();
+        Ok(vec![from_f32(&v, &[v.len()], dev)?])
+    };
+    for op in [UnaryOp::Sin, UnaryOp::Cos, UnaryOp::Tan] {
+        check(Op::Unary(op).name(), 6, mk, |t| t[0].unary(op))?;
+    }
+    Ok(())
+}
