@@ -76,6 +76,20 @@ fn reduce_every_op_size_and_dim() -> Result<()> {
 }
 
 #[test]
+fn reduce_signed_zero_ties() -> Result<()> {
+    // Rows whose extreme is a zero of both signs: the first one wins, on the GPU and in the oracle.
+    for (op, other) in [("amax", -1.0f32), ("amin", 1.0), ("argmax", -1.0), ("argmin", 1.0)] {
+        let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let v: Vec<f32> = (0..8 * 37).map(|_| [0.0, -0.0, other][g.below(3)]).collect();
+            Ok(vec![from_f32(&v, &[8, 37], dev)?])
+        };
+        check(op, 22, mk, |t| reduce(&t[0], op, &[1]))?;
+        check(op, 22, mk, oracle_in(DType::F64, move |t| reduce(&t[0], op, &[1])))?;
+    }
+    Ok(())
+}
+
+#[test]
 fn reduce_bool_and_many_outputs() -> Result<()> {
     // More than 65,535 outputs: the workgroup grid gets a second row. Bool sums count into int64.
     let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![tied(g, &[70_000, 3], true, dev)?]) };
