@@ -14,6 +14,7 @@ Usage:
   tools/mutate.py --full --survivors                 re-run what the report has not seen killed (after new tests)
   tools/mutate.py --sample N                         N shader mutants the last campaign killed: fail if one survives
   tools/mutate.py --list                             mutants per kernel, nothing run
+  tools/mutate.py --report                           the report again from docs/mutation.json and the verdicts
   tools/mutate.py --export-races DIR                 barrier-drop mutants, stripped test binaries and run.sh for a GPU
 """
 
@@ -36,7 +37,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from mutation_verdicts import EQUIVALENT, FINDINGS, SURVIVOR_NOTES
+from mutation_verdicts import EQUIVALENT, FINDINGS, RACES, SURVIVOR_NOTES
 
 ROOT = Path(__file__).resolve().parent.parent
 SHADERS = ROOT / "shaders"
@@ -513,13 +514,13 @@ def write_report(mutants, results, generated, command, seconds, cap, first) -> N
     md += ["", "## Findings in unmutated kernels", ""] + [f"- {f}" for f in FINDINGS]
     for status, title, note in [
         ("survived", "Surviving mutants", "No test tells these from the original."),
-        ("race", "Race candidates: confirm on a real GPU", "Dropped barriers lavapipe runs in lockstep; see below."),
+        ("race", "Race candidates: confirm on a real GPU", "Races lavapipe's scheduling rarely shows; see below."),
         ("equivalent", "Equivalent mutants", "These cannot change any output (reason given)."),
     ]:
         hits = [m for m in mutants if results.get(m.key, {}).get("status") == status]
         md += ["", f"## {title} ({len(hits)})", "", note, ""]
         for m in hits:
-            why = results[m.key]["detail"] if status == "equivalent" else SURVIVOR_NOTES.get(m.key, "")
+            why = results[m.key]["detail"] if status in ("equivalent", "race") else SURVIVOR_NOTES.get(m.key, "")
             md.append(
                 f"- `{m.key}` {m.path}:{m.line} ({m.operator}): `{m.before}` → `{m.after.strip()}` {why}".rstrip()
             )
@@ -527,20 +528,22 @@ def write_report(mutants, results, generated, command, seconds, cap, first) -> N
         "",
         "## Confirming races on a GPU",
         "",
-        "`python tools/mutate.py --export-races out/mutation-gpu` writes each barrier-drop mutant's shaders, the",
-        "test binaries that exercise them (stripped) and `run.sh`; on the GPU machine `bash out/mutation-gpu/run.sh`",
-        "runs the clean tests once and each mutant's tests 20 times, printing `killed` or `survived` per mutant.",
+        "`python tools/mutate.py --export-races out/mutation-gpu` writes the shaders of each barrier drop and race",
+        "above, the test binaries that exercise them (stripped) and `run.sh`; on the GPU machine",
+        "`bash out/mutation-gpu/run.sh` runs the clean tests once and each mutant's tests 20 times, printing `killed`",
+        "or `survived` per mutant.",
         "",
     ]
     REPORT_MD.write_text("\n".join(md))
 
 
 def campaign(args) -> int:
-    sources = shader_sources()
-    bins = cargo_build()
-    if not bins:
+    """Run the chosen mutants (none with --report, which rewrites the report with the current verdicts)."""
+    bins = [] if args.report else cargo_build()
+    if bins is None or not (bins or args.report):
         sys.exit("mutate.py: the tests do not build")
-    check_assembly(sources)
+    if not args.report:
+        check_assembly(shader_sources())
     everything = all_mutants()
     generated: dict[str, int] = {}
     for m in everything:
@@ -552,7 +555,12 @@ def campaign(args) -> int:
     results = {m["key"]: {k: m[k] for k in ("status", "seconds", "detail")} for m in old.get("mutants", [])}
     for key, why in EQUIVALENT.items():
         results[key] = asdict(Result("equivalent", 0.0, why))
-    if args.survivors:
+    for key, why in RACES.items():
+        if results.get(key, {}).get("status") == "survived":
+            results[key] |= {"status": "race", "detail": why}
+    if args.report:
+        chosen = []
+    elif args.survivors:
         chosen = [m for m in chosen if results.get(m.key, {}).get("status") in (None, "survived", "race")]
     cpu_files = [str(ROOT / "backend-cpu" / "src" / n) for n in CPU_KERNELS]
     if any(not m.path.startswith("shaders/") for m in chosen):
@@ -572,8 +580,8 @@ def campaign(args) -> int:
                 r = c.run_wgsl(m)
             else:
                 r = c.run_cpu(m)
-            if r.status == "survived" and m.operator == "barrier":
-                r.status, r.detail = "race", "race: confirm on a real GPU"
+            if r.status == "survived" and (m.operator == "barrier" or m.key in RACES):
+                r.status, r.detail = "race", RACES.get(m.key, "race: confirm on a real GPU")
             results[m.key] = asdict(r)
             print(
                 f"[{n}/{len(chosen)}] {r.status:9} {r.seconds:5.1f}s {m.path}:{m.line} {m.operator}: {m.after.strip()}"
@@ -592,6 +600,7 @@ def campaign(args) -> int:
     seconds = sum(results[m.key]["seconds"] for m in current if m.key in results)
     command = "python tools/mutate.py --full" + (f" --cap {args.cap}" if args.cap != DEFAULT_CAP else "")
     command += f" --cpu-cap {args.cpu_cap}" if args.cpu_cap != DEFAULT_CPU_CAP else ""
+    command = old.get("command", command) if args.report else command
     caps = (args.cap, args.cpu_cap)
     first = old.get("first_summary", {})
     if args.first:
@@ -600,7 +609,8 @@ def campaign(args) -> int:
     write_report(current, results, generated, command, seconds, caps, first)
     rows = summarise(current, results, generated)
     for kernel in sorted(rows):
-        print(f"{kernel:16} {rows[kernel]['kill_rate']}% of {rows[kernel]['run']}")
+        rate = rows[kernel]["kill_rate"]
+        print(f"{kernel:16} {'—' if rate is None else f'{rate}%'} of {rows[kernel]['run']}")
     return 0
 
 
@@ -612,7 +622,9 @@ def sample(args) -> int:
         sys.exit("mutate.py: the tests do not build")
     check_assembly(shader_sources())
     killed = {m["key"] for m in load_report().get("mutants", []) if m["status"] in ("killed", "timeout")}
-    pool = [m for m in all_mutants() if m.path.startswith("shaders/") and m.key in killed and m.operator != "barrier"]
+    # Races can be killed in one run and survive the next: they stay out of a check that must not be flaky.
+    shaders = [m for m in all_mutants() if m.path.startswith("shaders/") and m.operator != "barrier"]
+    pool = [m for m in shaders if m.key in killed and m.key not in RACES]
     if not pool:
         sys.exit("mutate.py: no killed shader mutants in docs/mutation.json; run --full first")
     rng = random.Random(SEED)
@@ -646,7 +658,7 @@ def export_races(args) -> int:
     shutil.rmtree(out, ignore_errors=True)
     (out / "bin").mkdir(parents=True)
     c = Campaign(bins)
-    barriers = [m for m in all_mutants() if m.operator == "barrier"]
+    barriers = [m for m in all_mutants() if m.operator == "barrier" or m.key in RACES]
     filters = filters_for(sorted({f for m in barriers for f in c.families(m)}))
     for b in bins:
         listed = subprocess.run([b, *filters, "--list"], capture_output=True, text=True).stdout
@@ -679,6 +691,7 @@ def main() -> int:
     mode.add_argument("--sample", type=int)
     mode.add_argument("--list", action="store_true")
     mode.add_argument("--export-races")
+    mode.add_argument("--report", action="store_true")
     ap.add_argument("--cap", type=int, default=DEFAULT_CAP, help="mutants per shader kernel (0: all)")
     ap.add_argument("--first", action="store_true", help="record this run's rates as the kernels' first ones")
     ap.add_argument("--survivors", action="store_true", help="re-run only mutants the report has not seen killed")

@@ -82,3 +82,10 @@ SURVIVOR_NOTES: dict[str, str] = {
     "0d115b8218": "floor of ±0 and subnormals goes to the builtin, exact on lavapipe; a flushing GPU's floor(−tiny)"
     " = −0 is what gpu_ftz allows",
 }
+
+# Survivors that are races rather than missing tests: a test sees them only when the scheduler interleaves the wrong
+# way, which lavapipe rarely does. mutate.py reports them as races and --export-races sends them to a real GPU.
+RACES: dict[str, str] = {
+    "4d75ae4440": "a write-write race across workgroups: batch b's padded row m lands on batch b + 1's first row,"
+    " which that batch's own workgroup usually rewrites later (killed in one lavapipe run, survived in another)",
+}
