@@ -49,7 +49,10 @@ DEFAULT_CAP = 40
 DEFAULT_CPU_CAP = 10
 # The test command's sample (tools/test.sh): about a minute on 2 cores.
 SAMPLE = 6
-FAMILIES = ["create", "unary", "binary", "where", "cast", "movement", "reduce", "matmul"]
+# The families build.rs assembles, read from it so that a new family cannot be left out of the campaign.
+FAMILIES = re.findall(
+    r'"(\w+)"', re.search(r"const FAMILIES[^=]*=([^;]*);", (ROOT / "backend-vulkan/build.rs").read_text())[1]
+)
 
 # Test-name filters (substrings, as the Rust test harness takes them) that exercise each shader family. New kill tests
 # are named after the family they check (tests/tests/mutation_kill_*.rs), so the prefix finds them.
@@ -376,6 +379,9 @@ def run_tests(bins: list[str], filters: list[str], shader_dir: str | None, timeo
 
 
 def filters_for(families: list[str]) -> list[str]:
+    missing = [fam for fam in families if fam not in FAMILY_TESTS]
+    if missing:
+        sys.exit(f"mutate.py: no test filters for shader families {missing}; add them to FAMILY_TESTS")
     return sorted({f for fam in families for f in FAMILY_TESTS[fam]})
 
 
@@ -421,6 +427,8 @@ class Campaign:
         return max(60.0, 6 * self.baseline[key])
 
     def run_wgsl(self, m: Mutant) -> Result:
+        if not self.families(m):
+            return Result("equivalent", 0.0, "no shader family includes this file")
         filters = filters_for(self.families(m))
         timeout = self.timeout_for(filters)
         d = self.tmp / m.key
