@@ -23,6 +23,8 @@ cargo clippy --target wasm32-unknown-unknown -p vkml-core -p vkml-backend-cpu -p
   -- -D warnings
 step "Rust tests (Vulkan against the CPU oracle, determinism, narrowing)"
 cargo test --workspace --exclude vkml-py
+step "mutation sample (shader mutants the last campaign killed stay killed; full campaign: docs/mutation.md)"
+python tools/mutate.py --sample 6
 step "Python wheel (abi3), installed into .pyinstall"
 rm -rf "$ROOT/.pyinstall" "$ROOT/dist"
 (cd py && maturin build --profile dev -o "$ROOT/dist" --interpreter "$VKML_VENV/bin/python" -q)

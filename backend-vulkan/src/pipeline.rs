@@ -1,5 +1,6 @@
 //! Shader families (assembled and validated by build.rs) and their compute pipelines, compiled once per device.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -30,10 +31,9 @@ impl Pipelines {
         if let Some(p) = cache.get(family) {
             return p.clone();
         }
-        let src = FAMILIES.iter().find(|(n, _)| *n == family).map(|(_, s)| *s).unwrap_or("");
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(family),
-            source: wgpu::ShaderSource::Wgsl(src.into()),
+            source: wgpu::ShaderSource::Wgsl(source(family)),
         });
         let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(family),
@@ -46,4 +46,17 @@ impl Pipelines {
         cache.insert(family, p.clone());
         p
     }
+}
+
+/// The family's WGSL: `$VKML_SHADER_DIR/<family>.wgsl` when that variable is set and the file exists, else the text
+/// build.rs assembled. The override lets tools/mutate.py run each shader mutant through the prebuilt tests without a
+/// rebuild; it is read here, once per pipeline compile (so once per device and family), so that it costs nothing per
+/// dispatch and a process sees one consistent text. An invalid override fails in wgpu's validation like any bad shader.
+fn source(family: &str) -> Cow<'static, str> {
+    if let Some(dir) = std::env::var_os("VKML_SHADER_DIR") {
+        if let Ok(text) = std::fs::read_to_string(std::path::Path::new(&dir).join(format!("{family}.wgsl"))) {
+            return text.into();
+        }
+    }
+    FAMILIES.iter().find(|(n, _)| *n == family).map(|(_, s)| Cow::Borrowed(*s)).unwrap_or_default()
 }

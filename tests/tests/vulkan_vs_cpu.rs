@@ -7,64 +7,8 @@ use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::{BinaryOp, Op, UnaryOp};
-use vkml_core::graph::table::{row, Tolerance};
 use vkml_core::Result;
-use vkml_tests::{bytes, devices, floats, random_f32, Gen};
-
-/// Run `f` on the oracle and on every GPU with the same inputs and compare under `op`'s contract.
-/// `make` builds the inputs on a device from a seed; `f` is the computation.
-fn check(
-    op: &str,
-    seed: u64,
-    make: impl Fn(&mut Gen, DeviceId) -> Result<Vec<Tensor>>,
-    f: impl Fn(&[Tensor]) -> Result<Tensor>,
-) -> Result<()> {
-    let d = devices();
-    let want = f(&make(&mut Gen(seed), d.cpu)?)?;
-    let tol = row(op).map(|r| r.tolerance).unwrap_or(Tolerance::Exact { gpu_ftz: false, reason: "" });
-    for (id, _) in &d.gpus {
-        let got = f(&make(&mut Gen(seed), *id)?)?;
-        assert_eq!(got.shape(), want.shape(), "{op}: shape");
-        assert_eq!(got.dtype(), want.dtype(), "{op}: dtype");
-        match tol {
-            Tolerance::Exact { .. } => {
-                assert_eq!(bytes(&got)?, bytes(&want)?, "{op} on {id:?}: not bit-identical to the oracle");
-            }
-            Tolerance::Ulp { ulp, per_abs_x, abs, .. } => {
-                let (g, w) = (floats(&got)?, floats(&want)?);
-                for (a, b) in g.iter().zip(&w) {
-                    let u = (*b as f32).abs().max(f32::MIN_POSITIVE);
-                    let one_ulp = (f32::from_bits(u.to_bits() + 1) - u) as f64;
-                    // Both sides are within the bound of the exact value, so they are within twice of each other.
-                    let bound = 2.0 * ((ulp + per_abs_x * b.abs().min(100.0)) * one_ulp).max(abs);
-                    assert!((a - b).abs() <= bound || (a.is_nan() && b.is_nan()), "{op}: {a} vs oracle {b}");
-                }
-            }
-            Tolerance::Absolute { abs, .. } => {
-                let (g, w) = (floats(&got)?, floats(&want)?);
-                for (a, b) in g.iter().zip(&w) {
-                    assert!((a - b).abs() <= 2.0 * abs, "{op}: {a} vs oracle {b}");
-                }
-            }
-            Tolerance::Relative { rel, .. } => {
-                let (g, w) = (floats(&got)?, floats(&want)?);
-                for (a, b) in g.iter().zip(&w) {
-                    assert!((a - b).abs() <= 2.0 * rel * b.abs(), "{op}: {a} vs oracle {b}");
-                }
-            }
-            Tolerance::Backward { .. } => {
-                // Inputs are in [-1, 1): Σ|terms| ≤ n, so γ(n)·n with n the largest input size bounds both sides.
-                let n = make(&mut Gen(seed), d.cpu)?.iter().map(|t| t.numel()).max().unwrap_or(1) as f64;
-                let gamma = n * f64::from(f32::EPSILON) / 2.0;
-                let (g, w) = (floats(&got)?, floats(&want)?);
-                for (a, b) in g.iter().zip(&w) {
-                    assert!((a - b).abs() <= 2.0 * (gamma * n + f64::from(f32::EPSILON)), "{op}: {a} vs {b}");
-                }
-            }
-        }
-    }
-    Ok(())
-}
+use vkml_tests::{bytes, check, devices, random_f32, Gen};
 
 fn shape(g: &mut Gen) -> Vec<usize> {
     (0..1 + g.below(3)).map(|_| 1 + g.below(9)).collect()

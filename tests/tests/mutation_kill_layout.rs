@@ -1,0 +1,218 @@
+//! Mutation-kill tests for the reduce, matmul and movement families (shaders/reduce.wgsl, matmul.wgsl,
+//! movement.wgsl, backend-cpu/src/reduce.rs, matmul.rs and movement.rs): every ReduceOp over sizes around the
+//! workgroup width with ties and NaNs, matmuls at every tile edge, and copies and writes through strided views.
+
+use vkml_core::api::index::IndexItem;
+use vkml_core::api::Tensor;
+use vkml_core::base::buffer::DeviceId;
+use vkml_core::base::dtype::DType;
+use vkml_core::Result;
+use vkml_tests::{check, from_f32, from_i64, oracle_in, random_f32, Gen};
+
+/// Small integers as floats (so maxima tie and sums are exact), with a NaN in some rows when `nan`.
+fn tied(g: &mut Gen, shape: &[usize], nan: bool, dev: DeviceId) -> Result<Tensor> {
+    let n: usize = shape.iter().product();
+    let v: Vec<f32> = (0..n)
+        .map(|_| if nan && g.below(97) == 0 { f32::NAN } else { [-0.0, 0.0, 1.0, -1.0, 0.5, -0.5][g.below(6)] })
+        .collect();
+    from_f32(&v, shape, dev)
+}
+
+fn reduce(t: &Tensor, op: &str, dims: &[i64]) -> Result<Tensor> {
+    let dim = dims.first().copied();
+    match op {
+        "sum" => t.sum(Some(dims), false),
+        "amax" => t.amax(Some(dims), true),
+        "amin" => t.amin(Some(dims), false),
+        "argmax" => t.argmax(dim, false),
+        _ => t.argmin(dim, true),
+    }
+}
+
+#[test]
+fn reduce_every_op_size_and_dim() -> Result<()> {
+    // Inner sizes below, at and past the 128-wide workgroup; reductions over leading, middle and several dims make
+    // the input strided.
+    let cases: [(&[usize], &[i64]); 9] = [
+        (&[3, 1], &[1]),
+        (&[2, 127], &[1]),
+        (&[2, 128], &[-1]),
+        (&[3, 129], &[1]),
+        (&[1, 1000], &[1]),
+        (&[300, 2], &[0]),
+        (&[4, 33, 5], &[1]),
+        (&[4, 33, 5], &[0, 2]),
+        (&[6, 7, 8], &[2, 1]),
+    ];
+    for (k, (shape, dims)) in cases.into_iter().enumerate() {
+        for op in ["sum", "amax", "amin", "argmax", "argmin"] {
+            if op.starts_with("arg") && dims.len() > 1 {
+                continue;
+            }
+            for nan in [false, true] {
+                let mk =
+                    move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![tied(g, shape, nan, dev)?]) };
+                check(op, k as u64, mk, |t| reduce(&t[0], op, dims))?;
+            }
+            let ints = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+                let n: usize = shape.iter().product();
+                let v: Vec<i64> = (0..n).map(|_| (g.next_u64() as i64) >> (1 + g.below(62))).collect();
+                Ok(vec![from_i64(&v, shape, DType::I64, dev)?])
+            };
+            check(op, k as u64, ints, |t| reduce(&t[0], op, dims))?;
+            let small = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+                let n: usize = shape.iter().product();
+                let v: Vec<i64> = (0..n).map(|_| g.below(5) as i64 - 2).collect();
+                Ok(vec![from_i64(&v, shape, DType::I32, dev)?])
+            };
+            check(op, k as u64, small, |t| reduce(&t[0], op, dims))?;
+            let half = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+                Ok(vec![tied(g, shape, false, dev)?.to_dtype(DType::F16)?])
+            };
+            check(op, k as u64, half, |t| reduce(&t[0], op, dims))?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn reduce_signed_zero_ties() -> Result<()> {
+    // Rows whose extreme is a zero of both signs: the first one wins, on the GPU and in the oracle.
+    for (op, other) in [("amax", -1.0f32), ("amin", 1.0), ("argmax", -1.0), ("argmin", 1.0)] {
+        let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let v: Vec<f32> = (0..8 * 37).map(|_| [0.0, -0.0, other][g.below(3)]).collect();
+            Ok(vec![from_f32(&v, &[8, 37], dev)?])
+        };
+        check(op, 22, mk, |t| reduce(&t[0], op, &[1]))?;
+        check(op, 22, mk, oracle_in(DType::F64, move |t| reduce(&t[0], op, &[1])))?;
+    }
+    Ok(())
+}
+
+#[test]
+fn reduce_bool_and_many_outputs() -> Result<()> {
+    // More than 65,535 outputs: the workgroup grid gets a second row. Bool sums count into int64.
+    let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![tied(g, &[70_000, 3], true, dev)?]) };
+    check("amax", 20, mk, |t| t[0].amax(Some(&[1]), false))?;
+    let bools = |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+        let v: Vec<i64> = (0..5 * 200).map(|_| g.below(2) as i64).collect();
+        Ok(vec![from_i64(&v, &[5, 200], DType::Bool, dev)?])
+    };
+    check("sum", 21, bools, |t| t[0].sum(Some(&[1]), false))?;
+    check("amax", 21, bools, |t| t[0].amax(Some(&[1]), false))?;
+    check("amin", 21, bools, |t| t[0].amin(Some(&[0]), false))?;
+    Ok(())
+}
+
+#[test]
+fn matmul_every_tile_edge_batch_and_layout() -> Result<()> {
+    let shapes =
+        [(1, 1, 1), (15, 16, 17), (16, 17, 15), (17, 15, 16), (31, 33, 2), (33, 31, 47), (9, 8, 9), (8, 40, 8)];
+    for (k, (m, kk, n)) in shapes.into_iter().enumerate() {
+        // a: (3, m, k) from a transposed (3, k, m); b: (k, n) broadcast over the batch, or (3, k, n) transposed.
+        let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let a = random_f32(g, &[3, kk, m], -1.0, 1.0, dev)?.transpose(1, 2)?;
+            Ok(vec![a, random_f32(g, &[kk, n], -1.0, 1.0, dev)?, random_f32(g, &[3, n, kk], -1.0, 1.0, dev)?])
+        };
+        check("matmul", k as u64, mk, |t| t[0].matmul(&t[1]))?;
+        check("matmul", k as u64, mk, |t| t[0].matmul(&t[2].transpose(1, 2)?))?;
+        for dtype in [DType::F16, DType::BF16] {
+            check("matmul", k as u64, mk, |t| t[0].to_dtype(dtype)?.matmul(&t[1].to_dtype(dtype)?))?;
+        }
+    }
+    // Broadcast batch dims of rank 4: (2, 1, m, k) @ (3, k, n).
+    let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+        Ok(vec![random_f32(g, &[2, 1, 5, 18], -1.0, 1.0, dev)?, random_f32(g, &[3, 18, 7], -1.0, 1.0, dev)?])
+    };
+    check("matmul", 30, mk, |t| t[0].matmul(&t[1]))?;
+    Ok(())
+}
+
+fn slice(start: i64, stop: i64, step: i64) -> IndexItem {
+    IndexItem::Slice { start: Some(start), stop: Some(stop), step: Some(step) }
+}
+
+fn typed(g: &mut Gen, shape: &[usize], dtype: DType, dev: DeviceId) -> Result<Tensor> {
+    let n: usize = shape.iter().product();
+    let v: Vec<i64> = (0..n).map(|_| (g.next_u64() as i64) >> 33).collect();
+    from_i64(&v, shape, DType::I64, dev)?.to_dtype(dtype)
+}
+
+#[test]
+fn movement_copies_of_strided_views() -> Result<()> {
+    for dtype in [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64, DType::Bool] {
+        let mk =
+            move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![typed(g, &[5, 7, 9], dtype, dev)?]) };
+        check("contiguous", 1, mk, |t| t[0].permute(&[2, 0, 1])?.contiguous())?;
+        check("contiguous", 1, mk, |t| t[0].flip(&[1, 2])?.contiguous())?;
+        check("contiguous", 1, mk, |t| t[0].index(&[slice(1, 5, 2), slice(0, 6, 4)])?.flip(&[1])?.contiguous())?;
+        check("contiguous", 1, mk, |t| t[0].narrow(2, 3, 5)?.contiguous())?;
+        // A contiguous view that starts past the buffer's first element, copied as a run.
+        check("contiguous", 1, mk, |t| t[0].narrow(0, 2, 3)?.copy())?;
+        check("contiguous", 1, mk, |t| t[0].narrow(0, 1, 3)?.unsqueeze(1)?.expand(&[3, 4, 7, 9])?.contiguous())?;
+    }
+    Ok(())
+}
+
+#[test]
+fn movement_writes_through_strided_views() -> Result<()> {
+    for dtype in [DType::F32, DType::F16, DType::I64, DType::I32, DType::Bool] {
+        let mk =
+            move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![typed(g, &[6, 10, 5], dtype, dev)?]) };
+        let targets: [(bool, Vec<IndexItem>); 5] = [
+            (false, vec![slice(1, 6, 2), slice(2, 9, 3)]),
+            (true, vec![slice(0, 6, 4), slice(1, 10, 2)]),
+            (false, vec![IndexItem::Int(2), slice(0, 10, 1)]),
+            (false, vec![slice(0, 6, 1), slice(9, 10, 1), slice(4, 5, 1)]),
+            (true, vec![slice(2, 5, 1), slice(3, 8, 4), slice(0, 5, 3)]),
+        ];
+        for (flip, items) in &targets {
+            // The target's own elements reversed (a copy), written back through it; flipped targets have
+            // negative strides.
+            check("setitem", 2, mk, |t| {
+                let x = t[0].copy()?;
+                let base = if *flip { x.flip(&[0, 2])? } else { x.clone() };
+                let v = base.index(items)?;
+                let dims: Vec<i64> = (0..v.ndim() as i64).collect();
+                v.assign(&v.flip(&dims)?.contiguous()?)?;
+                Ok(x)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn reduce_f64_oracle_path() -> Result<()> {
+    // The oracle's f64 reductions (CPU only) against the GPUs' f32 ones, ties, signed zeros and NaN included.
+    for (shape, dims) in [(&[4usize, 33, 5][..], &[1i64][..]), (&[3, 129][..], &[1][..]), (&[6, 7, 8][..], &[2, 1][..])]
+    {
+        for op in ["sum", "amax", "amin", "argmax", "argmin"] {
+            if op.starts_with("arg") && dims.len() > 1 {
+                continue;
+            }
+            for nan in [false, true] {
+                let mk =
+                    move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![tied(g, shape, nan, dev)?]) };
+                check(op, 7, mk, oracle_in(DType::F64, move |t| reduce(&t[0], op, dims)))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn matmul_f64_and_integer_oracle_paths() -> Result<()> {
+    // Small integers are exact in every path, so the oracle's int64 matmul (CPU only) must match the GPUs' f32 one.
+    for (m, k, n) in [(1, 1, 1), (5, 17, 3), (17, 16, 9)] {
+        let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let ints = |g: &mut Gen, len: usize| -> Vec<f32> { (0..len).map(|_| g.below(7) as f32 - 3.0).collect() };
+            let (a, b) = (ints(g, 2 * m * k), ints(g, k * n));
+            Ok(vec![from_f32(&a, &[2, m, k], dev)?, from_f32(&b, &[k, n], dev)?])
+        };
+        check("matmul", 8, mk, oracle_in(DType::F64, |t| t[0].matmul(&t[1])))?;
+        check("matmul", 8, mk, oracle_in(DType::I64, |t| t[0].matmul(&t[1])))?;
+        check("matmul", 8, mk, oracle_in(DType::I32, |t| t[0].matmul(&t[1])))?;
+    }
+    Ok(())
+}

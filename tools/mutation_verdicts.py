@@ -1,0 +1,91 @@
+"""Verdicts on mutants that tools/mutate.py cannot reach by running tests: equivalent mutants (which cannot change
+any output), understood survivors, and findings in unmutated kernels, each with its reason. Keys are mutate.py's
+mutant keys (a hash of the file name, the line and the mutation), stable while the line is unchanged."""
+
+# What the campaign's tests found in unmutated kernels, for the report (kept by hand: a finding is not a mutant).
+FINDINGS = [
+    "fdiv in shaders/binary.wgsl (division of f32) returns ±inf for a subnormal dividend and a normal divisor below"
+    " 2⁻¹⁰⁴: its subnormal branch divides the dividend's integer significand (up to 2²³) by the divisor before"
+    " scaling by 2⁻¹⁴⁹, and that quotient overflows (1e-40 / 1e-35 gives inf on lavapipe, 1e-5 on the oracle)."
+    " tests/tests/mutation_kill_binary.rs leaves those pairs out (hits_fdiv_bug) until it is fixed.",
+]
+
+# Mutants that cannot change any output, by key, with the reason. Conservative: only what can be argued in one line.
+_F32_LOADER = (
+    "unreachable: no kernel reads an integer or bool input through the f32 loader (value_f runs for float inputs"
+    " only; integer matmul is unsupported on Vulkan)"
+)
+_CLASS = "unreachable: every kernel gathers a buffer in its own dtype's class (where's bool condition as int64)"
+_BOOL = "bool words are read only as word != 0 (loaders) or low byte != 0 (download): 2 reads as true"
+_PAD = "fills only the unused upper half of an odd-length 16-bit output's last word"
+EQUIVALENT: dict[str, str] = {
+    "ac2a46cf51": "beq is symmetric",
+    "2b1763446a": "b2i feeds only comparisons, whose bool output store_i writes as value != 0",
+    "7102d39fc6": "add64 is commutative",
+    "cea34aebfd": "mul64 is commutative (mul32 and the two cross terms are symmetric)",
+    "7bb22e1c97": "equal int64 values are the same bits, so which one is returned does not matter",
+    "351c3e11ea": "only x = ±0 newly takes the branch, and neg64(0) = 0",
+    "e57572afb3": _BOOL,
+    "1b4943abff": _BOOL,
+    "fe41dedf66": _PAD,
+    "34893a04c8": _PAD,
+    **dict.fromkeys(["f8a1e01c8a", "80015c7adf", "9a998fa41e", "f40799319e", "719e37c388", "cdf058fcdc"], _F32_LOADER),
+    **dict.fromkeys(["9836c4d9a4", "0af150f666", "94fc0d7fdd", "f65bbab9d9"], _F32_LOADER),
+    "93b054c312": "unreachable: value_i and reduce's integer path read only integer and bool inputs as int64",
+    "cb655f9b3c": "movement, the only caller of the bits loader, uses .x alone for 16-bit dtypes",
+    "bcb9a795dc": "movement, the only caller of the bits loader, uses .y only for int64",
+    "06d2c3ac6b": "the extra tile at k0 = k has kmax = 0 and adds nothing",
+    "1446546c5c": "padding entries (row ≥ m or k ≥ K) feed only rows that are not stored or products past kmax",
+    "2a5db41795": "padding entries (k ≥ K or column ≥ n) are past kmax or in columns that are not stored",
+    "d5ee9db13c": "the extra loads fill only tile entries that no stored output uses",
+    "4504e023f2": "the caller treats every negative value as 'not under the target' (vi < 0)",
+    "e5fa5d9e4a": "the caller treats every negative value as 'not under the target' (vi < 0)",
+    "f22051c090": "the two indices compared are never equal (a fold against an earlier index, or two slots)",
+    "a91755d8bf": "add64 is commutative",
+    "2d02b86c49": "lid 0 performs the last tree step itself and then reads only what it wrote (run on a GPU anyway)",
+    "4df9eb296a": "after the final barrier every invocation reads the same sf[0], si[0], sx[0], so the other 127 store"
+    " what lid 0 would",
+    "2035d9c6fd": "the carry of a + b is the same tested against either operand (s < a ⇔ s < b)",
+    "0ec3af9616": "top ≥ 64 for every f32: no f32 lies within 2⁻⁶² turns of a multiple of π/2 (the guard's comment)",
+    "f8a65b8940": "both branches give class(dtype): the condition picks I64 only when the class is already I64",
+    "776027b666": _CLASS,
+    "60724c8f4b": _CLASS,
+    "38c9d04d79": "changes only the starting capacity of a Vec that grows as needed",
+}
+_OOB = (
+    "adds one store past the output, which robust buffer access drops (lavapipe); a GPU without it could write"
+    " past the buffer"
+)
+_EDGE = "moves a branch boundary by one input, where both branches agree within the op's tolerance"
+# Why a survivor survives, where it is understood but is not an equivalent mutant (shown in the report).
+SURVIVOR_NOTES: dict[str, str] = {
+    "7984b49006": "changes the scaled dividend by 1 ulp on the huge-divisor path: within div's 2.5 ulp",
+    "dbbbed34f9": "the mutated subnormal-dividend branch returns 0, which div's gpu_ftz contract allows",
+    "de23d6b7e5": "sends [2²⁴, 2²⁵) through WGSL's u32 → f32 conversion, which lavapipe rounds to nearest even like"
+    " the software path; only a GPU that truncates would tell",
+    "2d5222ff4f": "cos(θ + 2π) = cos θ: only rounding changes, within randn's 3e-3",
+    "d089329446": "cos(θ + 2π) = cos θ: only rounding changes, within randn's 3e-3",
+    "416e2f1b62": _OOB,
+    "16b98ec453": _OOB,
+    "bbe378c7f3": _OOB,
+    "6f835e7bb8": "adds 0·0 products, which can change only the sign of a zero result; matmul's contract compares"
+    " values",
+    "d7d5507ea5": "moves a bit 2⁻⁶⁴ turns down in the reduced argument: visible only at an f32 rounding tie",
+    "e9a1586b23": "rounds the reduced argument up by 2 units instead of 1: 1 ulp, within sin/cos/tan's bounds",
+    "c69e2ab8a1": _EDGE,
+    "f7c10e5083": _EDGE,
+    "192ffad2f3": _EDGE,
+    "05b2e1df3c": _EDGE,
+    "863a2b273c": _EDGE,
+    "14b233defc": "+inf then reaches the exp builtin, which lavapipe evaluates to +inf (WGSL lets a GPU assume"
+    " finite inputs)",
+    "0d115b8218": "floor of ±0 and subnormals goes to the builtin, exact on lavapipe; a flushing GPU's floor(−tiny)"
+    " = −0 is what gpu_ftz allows",
+}
+
+# Survivors that are races rather than missing tests: a test sees them only when the scheduler interleaves the wrong
+# way, which lavapipe rarely does. mutate.py reports them as races and --export-races sends them to a real GPU.
+RACES: dict[str, str] = {
+    "4d75ae4440": "a write-write race across workgroups: batch b's padded row m lands on batch b + 1's first row,"
+    " which that batch's own workgroup usually rewrites later (killed in one lavapipe run, survived in another)",
+}
