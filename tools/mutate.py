@@ -65,6 +65,9 @@ FAMILY_TESTS = {
     "movement": ["movement_", "where_cast_and_copies", "inplace_writes"],
     "reduce": ["reduc"],
     "matmul": ["matmul_"],
+    "index": ["gather_", "scatter_"],
+    "sort": ["argsort_"],
+    "scan": ["scans_"],
 }
 # CPU kernel files and the families whose tests use them as the oracle (lib.rs is plumbing, not a kernel).
 CPU_KERNELS = {
@@ -75,6 +78,9 @@ CPU_KERNELS = {
     "matmul.rs": ["matmul"],
     "movement.rs": ["movement"],
     "reduce.rs": ["reduce"],
+    "index.rs": ["index"],
+    "sort.rs": ["sort"],
+    "scan.rs": ["scan"],
     "values.rs": FAMILIES,
 }
 
@@ -148,8 +154,11 @@ def assemble(read, family: str) -> str:
         if ln.startswith("// @uses "):
             src += "\n" + read(f"{ln[len('// @uses ') :].strip()}.wgsl.in")
     src += "\n" + body
-    if any(ln.strip() == "// @driver elementwise" for ln in lines):
-        src += "\n" + read("elementwise.wgsl.in")
+    driver = next(
+        (ln.strip()[len("// @driver ") :].strip() for ln in lines if ln.strip().startswith("// @driver ")), None
+    )
+    if driver:
+        src += "\n" + read(f"{driver}.wgsl.in")
     return src
 
 

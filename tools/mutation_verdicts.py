@@ -7,7 +7,8 @@ FINDINGS = [
     "fdiv in shaders/binary.wgsl (division of f32) returns ±inf for a subnormal dividend and a normal divisor below"
     " 2⁻¹⁰⁴: its subnormal branch divides the dividend's integer significand (up to 2²³) by the divisor before"
     " scaling by 2⁻¹⁴⁹, and that quotient overflows (1e-40 / 1e-35 gives inf on lavapipe, 1e-5 on the oracle)."
-    " tests/tests/mutation_kill_binary.rs leaves those pairs out (hits_fdiv_bug) until it is fixed.",
+    " Fixed in d62a375 (the divisor is scaled by 2⁶⁴ first); tests/tests/mutation_kill_binary.rs now checks those"
+    " pairs.",
 ]
 
 # Mutants that cannot change any output, by key, with the reason. Conservative: only what can be argued in one line.
