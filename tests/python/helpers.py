@@ -757,8 +757,7 @@ def check_random(op: str, fn: Callable, device: str, cls: str = "contiguous", dt
         return
     dt = tname(expect.dtype)
     key[3] = key[3] or dt
-    # The cell's dtype is the input's where the result has another (multinomial's int64 from float weights).
-    involved = {dt} | ({dtype} if isinstance(dtype, str) else set())
+    involved = {dt} | ({dtype} if isinstance(dtype, str) else set())  # multinomial: float weights, int64 out
     if declared_unsupported(row, device, involved) or (device != "cpu" and "float64" in involved):
         check_unsupported(
             name,
