@@ -59,6 +59,11 @@ CONVT_SPREAD = (
     "vkml computes a transposed convolution as a convolution over the input spread out with zeros, so an infinite or "
     "nan weight meets those zeros (0·inf = nan); torch scatters each input element and never multiplies them"
 )
+TRUNC_DIV = (
+    "torch truncates its correctly rounded quotient; a GPU whose division is not correctly rounded (NVIDIA: Vulkan "
+    "allows 2.5 ulp) truncates a quotient within a few ulp of an integer to the other side of it (seen on the H200 "
+    "for 12 of 12,880 pairs); lavapipe's division is correctly rounded and passes"
+)
 BOOL_MATMUL = "vkml refuses bool matmul before looking at sizes; torch accepts it when a dim is empty"
 
 # test id pattern -> (reason, the coverage cell (op, device, input class, dtype) it leaves without a passing case
@@ -162,8 +167,19 @@ KNOWN = {
         f"tests/python/test_conv_transpose.py::test_matrix[{dev}-conv_transpose2d-extreme-{dt}]": (
             CONVT_SPREAD,
             ("conv_transpose2d", dev, "extreme", dt),
+            # On the H200 the bfloat16 cell agreed with torch (strict xfail passed): only lavapipe shows it there.
+            *(("keeps_subnormals",) if dt == "bfloat16" and dev != "cpu" else ()),
         )
         for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")] + [("cpu", "float64")]
+    },
+    **{
+        f'tests/python/test_pointwise.py::test_case[{dev}-div_trunc:a.div(b, rounding_mode="trunc"){i}]': (
+            TRUNC_DIV,
+            ("div_trunc", dev, "contiguous", "float32"),
+            "flushes",
+        )
+        for dev in DEVICES
+        for i in (0, 1)
     },
     "tests/python/test_norm.py::test_matrix[cpu-norm-extreme-float64]": (
         NORM_SCALED,

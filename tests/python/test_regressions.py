@@ -82,10 +82,9 @@ def test_values_that_do_not_fit_raise(device):
 @pytest.mark.parametrize("device", DEVICES)
 def test_subnormal_divided_by_a_tiny_normal(device):
     """fdiv's subnormal-dividend branch overflowed to inf for divisors below 2^-104 (found by the mutation
-    campaign's tests); where the GPU keeps subnormals the quotient is exact to rounding, where it flushes, 0."""
+    campaign's tests): now within div's contract (flushing GPUs may give 0)."""
+    from helpers import check_op
+
     a = np.array([1e-40, -1e-40, 1e-42, 3e-39, 1e-45], np.float32)
     b = np.array([1e-35, 1e-35, 2e-38, 1.5e-38, 3e-38], np.float32)
-    got = (vkml.tensor(a, device=device) / vkml.tensor(b, device=device)).numpy()
-    want = a / b
-    assert np.all((got == want) | (got == 0)), (got, want)
-    assert np.isfinite(got).all()
+    check_op("div", [a, b], lambda x, y: x / y, device)

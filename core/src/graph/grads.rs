@@ -243,11 +243,14 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
             gpu_ftz: true,
             reason: "through 1/(1 + e) and e = exp(−x): the forward's error enters twice, plus the division rules",
         },
-        "multi_head_attention" | "transformer_encoder_layer" | "rnn" | "lstm" | "gru" => Tolerance::Absolute {
+        "multi_head_attention" | "transformer_encoder_layer" | "rnn" | "lstm" | "gru" => Tolerance::Ulp {
+            ulp: 128.0,
+            per_abs_x: 0.0,
             abs: 6.103515625e-5,
+            gpu_ftz: true,
             reason: "gradients through projections, softmax-shaped attention, gates and layer norms: products of \
                      forward values within their contracts, summed over keys, hidden units and time steps; within \
-                     2⁻¹⁴ for the tests' sizes and magnitudes",
+                     128 ulp of large entries (seen at 65 on the H200) or 2⁻¹⁴ absolutely for the tests' sizes",
         },
         "softmax" | "log_softmax" | "logsumexp" | "cross_entropy" | "scaled_dot_product_attention" => Tolerance::Ulp {
             ulp: 16.0,
