@@ -48,6 +48,8 @@ FAMILY = {
     **dict.fromkeys(("prod", "cumsum", "cumprod"), "reduce"),
     "div_trunc": "binary",
     "norm": "reduce",
+    # Whole modules, compared with torch after loading its state_dict into them.
+    **dict.fromkeys(("multi_head_attention", "transformer_encoder_layer", "rnn", "lstm", "gru"), "module"),
     "arange": "arange",
     "tensor": "tensor",
     "from_numpy": "numpy",
@@ -79,6 +81,11 @@ INT_OVERFLOW = {
 def static_reason(op: str, kind: str | None, cls: str, dtype: str) -> str | None:
     """Why the cell (op, cls, dtype) has no cases on any device, or None when it must have some."""
     fam = FAMILY.get(op, kind)
+    if fam == "module" and (cls, dtype) != ("contiguous", "float32"):
+        return (
+            f"{cls} {dtype}: a whole module is compared with torch on contiguous float32 inputs (with its state_dict "
+            "loaded); the input classes and dtypes of its parts are covered by their own ops' cells"
+        )
     if cls == "mixed" and fam in SINGLE_INPUT:
         return "mixed: one tensor input, nothing to promote"
     if cls == "mixed" and dtype == "bool":
