@@ -8,38 +8,6 @@ use vkml_core::graph::op::{Op, UnaryOp};
 use vkml_core::Result;
 use vkml_tests::{check, edge_f32, from_f32, from_i64, oracle_in, Gen};
 
-const ALL: [UnaryOp; 29] = [
-    UnaryOp::Neg,
-    UnaryOp::Exp,
-    UnaryOp::Log,
-    UnaryOp::Sqrt,
-    UnaryOp::Abs,
-    UnaryOp::Sign,
-    UnaryOp::Exp2,
-    UnaryOp::Log2,
-    UnaryOp::Floor,
-    UnaryOp::Ceil,
-    UnaryOp::Trunc,
-    UnaryOp::Round,
-    UnaryOp::Rsqrt,
-    UnaryOp::Sin,
-    UnaryOp::Cos,
-    UnaryOp::Tan,
-    UnaryOp::Asin,
-    UnaryOp::Acos,
-    UnaryOp::Atan,
-    UnaryOp::Sinh,
-    UnaryOp::Cosh,
-    UnaryOp::Tanh,
-    UnaryOp::Asinh,
-    UnaryOp::Acosh,
-    UnaryOp::Atanh,
-    UnaryOp::Erf,
-    UnaryOp::Erfc,
-    UnaryOp::Expm1,
-    UnaryOp::Log1p,
-];
-
 /// Edge values, a dense grid over [−12, 12] (every polynomial's branch points lie inside), and log-spaced magnitudes
 /// of both signs from 2⁻³⁰ to 2¹²⁷ (the large-argument paths, Payne–Hanek reduction among them).
 fn grid() -> Vec<f32> {
@@ -61,7 +29,7 @@ fn grid_tensor(_: &mut Gen, dev: DeviceId) -> Result<Vec<vkml_core::api::Tensor>
 
 #[test]
 fn unary_every_op_on_edges_and_grids() -> Result<()> {
-    for op in ALL {
+    for op in UnaryOp::ALL {
         check(Op::Unary(op).name(), 1, grid_tensor, |t| t[0].unary(op))?;
     }
     Ok(())
@@ -74,7 +42,7 @@ fn unary_random_bit_patterns() -> Result<()> {
         let v: Vec<f32> = (0..3000).map(|_| f32::from_bits(g.next_u64() as u32)).collect();
         Ok(vec![from_f32(&v, &[v.len()], dev)?])
     };
-    for op in ALL {
+    for op in UnaryOp::ALL {
         check(Op::Unary(op).name(), 2, mk, |t| t[0].unary(op))?;
     }
     Ok(())
@@ -116,7 +84,7 @@ fn unary_integers() -> Result<()> {
 #[test]
 fn unary_f64_oracle_path() -> Result<()> {
     // The oracle's f64 kernels (CPU only) against the GPUs' f32 ones.
-    for op in ALL {
+    for op in UnaryOp::ALL {
         check(Op::Unary(op).name(), 5, grid_tensor, oracle_in(DType::F64, move |t| t[0].unary(op)))?;
     }
     Ok(())
