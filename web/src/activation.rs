@@ -4,11 +4,10 @@ use wasm_bindgen::prelude::*;
 
 use vkml_core::api::activation as act;
 use vkml_core::api::nn;
-use vkml_core::api::realize::read_bytes_async;
 
 use crate::ops::ok;
 use crate::tensor::Tensor;
-use crate::{JsResult, OrJs};
+use crate::JsResult;
 
 #[wasm_bindgen]
 pub fn gelu(x: &Tensor, approximate: Option<String>) -> JsResult<Tensor> {
@@ -80,14 +79,11 @@ pub fn relu6(x: &Tensor) -> JsResult<Tensor> {
     ok(act::relu6(x.core()?))
 }
 
-/// `one_hot(x, num_classes)`, async: the indices are read back to check them against the class count, as torch's
-/// CPU kernel does (the package's `nn.functional.one_hot` passes a fresh handle).
+/// `one_hot(x, num_classes)`, async: the indices are checked against the class count (read back when they live on a
+/// device), as torch's CPU kernel does (the package's `nn.functional.one_hot` passes a fresh handle).
 #[wasm_bindgen(js_name = "_one_hot")]
 pub async fn one_hot(x: Tensor, num_classes: f64) -> JsResult<Tensor> {
     let core = x.core()?;
-    let bounds = match nn::one_hot_range(core).js()? {
-        Some(r) => Some(nn::one_hot_bounds(&read_bytes_async(&r).await.js()?).js()?),
-        None => None,
-    };
+    let bounds = crate::gather::bounds(core).await?;
     ok(nn::one_hot_checked(core, num_classes as i64, bounds))
 }

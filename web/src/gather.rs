@@ -5,7 +5,6 @@
 use wasm_bindgen::prelude::*;
 
 use vkml_core::api::gather::{self as g, Bounds};
-use vkml_core::api::nn::one_hot_bounds;
 use vkml_core::api::realize::read_bytes_async;
 use vkml_core::api::Tensor as Core;
 
@@ -14,11 +13,12 @@ use crate::ops::ok;
 use crate::tensor::Tensor;
 use crate::{JsResult, OrJs};
 
-/// JavaScript has no int64 arrays in everyday use: int32 indices are fine for every op here, as in torch.
-async fn bounds(idx: &Core) -> JsResult<Option<(i64, i64)>> {
+/// An index's [min, max]: from its host data at once, else read back from its device without blocking (also for
+/// `one_hot`).
+pub(crate) async fn bounds(idx: &Core) -> JsResult<Option<(i64, i64)>> {
     match g::bounds(idx).js()? {
         Bounds::Known(b) => Ok(b),
-        Bounds::Device(r) => Ok(Some(one_hot_bounds(&read_bytes_async(&r).await.js()?).js()?)),
+        Bounds::Device(r) => Ok(Some(g::range_from_bytes(&read_bytes_async(&r).await.js()?).js()?)),
     }
 }
 

@@ -4,7 +4,7 @@
 //! (a realization point; a browser reads that range itself, asynchronously, and calls `check_index`).
 
 use super::elementwise::{common_device, t};
-use super::nn::{host_view_ints, one_hot_bounds};
+use super::nn::host_view_ints;
 use super::tensor::Tensor;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
@@ -40,7 +40,16 @@ pub fn bounds(idx: &Tensor) -> Result<Bounds> {
 pub fn read_bounds(idx: &Tensor) -> Result<Option<(i64, i64)>> {
     match bounds(idx)? {
         Bounds::Known(b) => Ok(b),
-        Bounds::Device(r) => Ok(Some(one_hot_bounds(&super::realize::read_bytes(&r)?)?)),
+        Bounds::Device(r) => Ok(Some(range_from_bytes(&super::realize::read_bytes(&r)?)?)),
+    }
+}
+
+/// (min, max) from the bytes of a `Bounds::Device` tensor, as read back by any front end.
+pub fn range_from_bytes(bytes: &[u8]) -> Result<(i64, i64)> {
+    let word = |i: usize| bytes.get(8 * i..8 * i + 8).and_then(|w| w.try_into().ok()).map(i64::from_le_bytes);
+    match (bytes.len(), word(0), word(1)) {
+        (16, Some(lo), Some(hi)) => Ok((lo, hi)),
+        _ => Err(Error::Runtime("could not read the index range back".into())),
     }
 }
 

@@ -426,39 +426,18 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
 }
 
 /// `one_hot(x, num_classes)`: int64 indices to rows of 0/1 (int64); num_classes = −1 takes max + 1. The values are
-/// checked against the class count as torch's CPU kernel does, which reads them (a realization point; a browser
-/// reads `one_hot_range` itself, asynchronously, and calls `one_hot_checked`).
+/// checked against the class count as torch's CPU kernel does, which reads them (`gather::read_bounds`: host data
+/// directly, else a realization point; a browser reads `gather::bounds` itself, asynchronously, and calls
+/// `one_hot_checked`).
 pub fn one_hot(x: &Tensor, num_classes: i64) -> Result<Tensor> {
-    let bounds = match one_hot_range(x)? {
-        Some(r) => Some(one_hot_bounds(&read_bytes(&r)?)?),
-        None => None,
-    };
-    one_hot_checked(x, num_classes, bounds)
+    one_hot_checked(x, num_classes, super::gather::read_bounds(x)?)
 }
 
-/// (min, max) from the bytes of `one_hot_range`'s tensor, as read back by any front end.
-pub fn one_hot_bounds(bytes: &[u8]) -> Result<(i64, i64)> {
-    match i64_words(bytes).as_slice() {
-        &[lo, hi] => Ok((lo, hi)),
-        _ => Err(Error::Runtime("one_hot: could not read the index range".into())),
-    }
-}
-
-/// [min, max] of one_hot's indices (None when there are none), after the dtype check.
-pub fn one_hot_range(x: &Tensor) -> Result<Option<Tensor>> {
+/// one_hot given the indices' [min, max] (None when there are none).
+pub fn one_hot_checked(x: &Tensor, num_classes: i64, bounds: Option<(i64, i64)>) -> Result<Tensor> {
     if x.dtype() != DType::I64 {
         return Err(Error::Runtime("one_hot is only applicable to index tensor of type LongTensor.".into()));
     }
-    if x.numel() == 0 {
-        return Ok(None);
-    }
-    let lo = x.amin(None, false)?.reshape(&[1])?;
-    let hi = x.amax(None, false)?.reshape(&[1])?;
-    Ok(Some(super::join::cat(&[lo, hi], 0)?))
-}
-
-/// one_hot given the indices' [min, max] as read from `one_hot_range`.
-pub fn one_hot_checked(x: &Tensor, num_classes: i64, bounds: Option<(i64, i64)>) -> Result<Tensor> {
     let classes = match (num_classes, bounds) {
         (-1, None) => {
             return Err(Error::Runtime("Can not infer total number of classes from empty tensor.".into()));
