@@ -34,7 +34,10 @@ export MESA_SHADER_CACHE_DIR="$VKML_CACHE/mesa-shader-cache"
 export MESA_SHADER_CACHE_MAX_SIZE=2G
 
 # --- Rust: the pinned toolchain (rust-toolchain.toml) and its wasm32 target.
-(cd "$ROOT" && rustup show active-toolchain >/dev/null)
+# rustup installs a toolchain file's targets only when it installs the toolchain itself; where 1.95.0 was already
+# there without wasm32 (a fresh CI image), the wasm build failed, so the target is added explicitly (a no-op after).
+(cd "$ROOT" && rustup show active-toolchain >/dev/null \
+  && { rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown; })
 export CARGO_TARGET_DIR="$VKML_CACHE/target"
 
 # --- Python: one venv per hash of the requirements (torch is a ~3 GB CUDA build; installed once).
