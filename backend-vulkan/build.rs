@@ -4,8 +4,23 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const FAMILIES: [&str; 11] =
-    ["create", "unary", "binary", "where", "cast", "movement", "reduce", "matmul", "index", "sort", "scan"];
+const FAMILIES: [&str; 15] = [
+    "create",
+    "unary",
+    "binary",
+    "where",
+    "cast",
+    "movement",
+    "reduce",
+    "matmul",
+    "matmul_gemv",
+    "matmul_small",
+    "matmul_splitk",
+    "matmul_tiled",
+    "index",
+    "sort",
+    "scan",
+];
 
 fn assemble(dir: &Path, family: &str) -> Result<String, String> {
     let read = |name: &str| fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));

@@ -34,6 +34,7 @@ export interface Tensor extends WasmTensor {
   atan2(other: Operand): Tensor;
   copysign(other: Operand): Tensor;
   hypot(other: Operand): Tensor;
+  pow(other: Operand): Tensor;
   /** Python's `t[...]`: numbers, slice strings ("1:3", ":", "::2"), null (new axis), "...". */
   get(...items: (number | string | null)[]): Tensor;
   /** Python's `t[...] = value`. */

@@ -17,7 +17,7 @@ export const Tensor = wasm.Tensor;
 // One name per binary op: a tensor or a number (or boolean) on the right, as in Python.
 const BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
   "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "remainder",
-  "floor_divide", "atan2", "copysign", "hypot"];
+  "floor_divide", "atan2", "copysign", "hypot", "pow"];
 for (const name of BINARY) {
   const withTensor = Tensor.prototype[`${name}_tensor`];
   const withScalar = Tensor.prototype[`${name}_scalar`];

@@ -1,6 +1,7 @@
 // Binary elementwise ops (op codes match backend-vulkan/src/binary.rs); both inputs share the compute dtype.
 // @inputs a b
 // @uses special
+// @uses pow
 // @driver elementwise
 
 fn float_class() -> bool {
@@ -115,12 +116,38 @@ fn value_f(e: u32) -> f32 {
         case 15u: { return atan2_f(xb, yb); }
         // copysign works on the bits: exact, NaN's sign included.
         case 16u: { return bitcast<f32>((xb & 0x7fffffffu) | (yb & 0x80000000u)); }
+        case 17u: { return pow_f(xb, yb); }
         default: { return b2f(blt(yb, xb) || beq(xb, yb)); }
     }
 }
 
 fn b2i(c: bool) -> vec2<u32> {
     return vec2<u32>(select(0u, 1u, c), 0u);
+}
+
+// torch's powi on int64 pairs (see backend-cpu/src/binary.rs): ±1 and 0 for negative exponents, else wrapping
+// exponentiation by squaring over the exponent's bits.
+fn powi(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    if (is_neg64(y)) {
+        let one = vec2<u32>(1u, 0u);
+        if (all(x == one)) {
+            return one;
+        }
+        if (all(x == vec2<u32>(0xffffffffu, 0xffffffffu))) {
+            return select(one, x, (y.x & 1u) == 1u);
+        }
+        return vec2<u32>(0u, 0u);
+    }
+    var r = vec2<u32>(1u, 0u);
+    var b = x;
+    for (var i = 0u; i < 63u; i = i + 1u) {
+        let bit = select(y.x >> i, y.y >> (i - 32u), i >= 32u) & 1u;
+        if (bit == 1u) {
+            r = mul64(r, b);
+        }
+        b = mul64(b, b);
+    }
+    return r;
 }
 
 fn value_i(e: u32) -> vec2<u32> {
@@ -141,6 +168,7 @@ fn value_i(e: u32) -> vec2<u32> {
         case 11u: { return x & y; }
         case 12u: { return x | y; }
         case 13u: { return x ^ y; }
+        case 17u: { return powi(x, y); }
         // 10: minimum.
         default: { return select(x, y, c > 0); }
     }

@@ -1,7 +1,8 @@
-// Batched matmul, one tiled pipeline: a 16x16 output tile per workgroup of 16x8 invocations (each computes two
-// rows), K in tiles of 16 through workgroup memory. Inputs are read through their strides (transposed views need
-// no copy); every output accumulates its K products in order, so results are deterministic.
+// The batched/strided matmul pipeline: a 16x16 output tile per workgroup of 16x8 invocations (each computes two
+// rows), K in tiles of 16 through workgroup memory, the batch in the grid's z. The general case: medium sizes,
+// many small batches, any strides. Every output accumulates its K products in order, so results are deterministic.
 // @inputs a b
+// @uses matmul
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 
@@ -13,25 +14,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     let m = info.extra.x;
     let n = info.extra.y;
     let k = info.extra.z;
-    let rank = info.rank;
     let batch = wid.z;
-    // Batch offsets of both inputs (batch dims are 0..rank-2, already broadcast).
-    var oa = i32(info.offset.x);
-    var ob = i32(info.offset.y);
-    var rem = batch;
-    for (var d = i32(rank) - 3; d >= 0; d = d - 1) {
-        let sz = dim(u32(d));
-        let i = i32(rem % sz);
-        rem = rem / sz;
-        oa = oa + i * stride(0u, u32(d));
-        ob = ob + i * stride(1u, u32(d));
-    }
-    let sam = stride(0u, rank - 2u);
-    let sak = stride(0u, rank - 1u);
-    let sbk = stride(1u, rank - 2u);
-    let sbn = stride(1u, rank - 1u);
-    let dta = info.in_dtype.x;
-    let dtb = info.in_dtype.y;
+    let o = operands(batch);
     let row0 = wid.y * 16u;
     let col0 = wid.x * 16u;
     let tx = lid.x;
@@ -45,14 +29,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
             let gk = k0 + tx;
             var va = 0.0;
             if (gr < m && gk < k) {
-                va = a_f32_at(u32(oa + i32(gr) * sam + i32(gk) * sak), dta);
+                va = a_at(o, gr, gk);
             }
             ta[r][tx] = va;
             let kk = k0 + r;
             let gc = col0 + tx;
             var vb = 0.0;
             if (kk < k && gc < n) {
-                vb = b_f32_at(u32(ob + i32(kk) * sbk + i32(gc) * sbn), dtb);
+                vb = b_at(o, kk, gc);
             }
             tb[r][tx] = vb;
         }

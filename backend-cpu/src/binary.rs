@@ -27,7 +27,8 @@ fn cmp<T: PartialOrd>(op: BinaryOp, a: T, b: T) -> Option<bool> {
         | BinaryOp::BitXor
         | BinaryOp::Fmod
         | BinaryOp::Atan2
-        | BinaryOp::CopySign => return None,
+        | BinaryOp::CopySign
+        | BinaryOp::Pow => return None,
     })
 }
 
@@ -43,6 +44,8 @@ macro_rules! float_op {
             // In f64, rounded once (for f32; f64 inputs use f64's own atan2).
             BinaryOp::Atan2 => (a as f64).atan2(b as f64) as $t,
             BinaryOp::CopySign => a.copysign(b),
+            // The C library's powf/pow (glibc's powf is within 0.82 ulp), IEEE's special values.
+            BinaryOp::Pow => a.powf(b),
             BinaryOp::Maximum => {
                 if a.is_nan() {
                     a
@@ -77,10 +80,32 @@ fn i64_op(op: BinaryOp, a: i64, b: i64) -> i64 {
         BinaryOp::BitAnd => a & b,
         BinaryOp::BitOr => a | b,
         BinaryOp::BitXor => a ^ b,
+        BinaryOp::Pow => powi(a, b),
         // Float-only ops: the graph refuses integers before they reach a kernel.
         BinaryOp::Fmod | BinaryOp::Atan2 | BinaryOp::CopySign => 0,
         other => cmp(other, a, b).map_or(0, |c| c as i64),
     }
+}
+
+/// torch's powi: a negative exponent gives 1 for a base of 1, ±1 for −1 (by the exponent's parity) and 0 otherwise;
+/// else wrapping exponentiation by squaring (so int32 results, taken mod 2^32 at the end, wrap as torch's do).
+fn powi(a: i64, b: i64) -> i64 {
+    if b < 0 {
+        return match a {
+            1 => 1,
+            -1 => 1 - 2 * (b & 1),
+            _ => 0,
+        };
+    }
+    let (mut base, mut e, mut r) = (a, b, 1i64);
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    r
 }
 
 pub fn binary(op: BinaryOp, a: In, b: In, out: DType) -> Vec<u8> {

@@ -26,6 +26,7 @@ pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Dispatch> {
         BinaryOp::Fmod => 14,
         BinaryOp::Atan2 => 15,
         BinaryOp::CopySign => 16,
+        BinaryOp::Pow => 17,
     };
     plan(k, "binary", code)
 }

@@ -39,6 +39,7 @@ use dispatch::Dispatch;
 use pipeline::Pipelines;
 
 pub use device::floor_limits;
+pub use matmul::{select as select_matmul, Pipeline as MatmulPipeline};
 
 /// A Vulkan device.
 pub struct VulkanBackend {
@@ -51,6 +52,8 @@ pub struct VulkanBackend {
     stray_error: Arc<Mutex<Option<String>>>,
     /// Work recorded by `run` and not yet submitted; a readback appends its copy and submits both at once.
     pending: Mutex<Option<wgpu::CommandEncoder>>,
+    /// The matmul pipeline every product runs on instead of the selector's choice (tests and benchmarks set it).
+    matmul_forced: Mutex<Option<MatmulPipeline>>,
     /// In a browser, the error scopes of batches run since the last readback: `run` cannot wait for them, so the
     /// next readback does, and fails rather than return values from a batch WebGPU rejected.
     #[cfg(target_arch = "wasm32")]
@@ -97,9 +100,16 @@ impl VulkanBackend {
             pool: Arc::new(Pool::default()),
             stray_error: o.stray_error,
             pending: Mutex::new(None),
+            matmul_forced: Mutex::new(None),
             #[cfg(target_arch = "wasm32")]
             scopes: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Run every matmul on `pipeline` (None: the selector's choice again). For tests, which check each pipeline
+    /// at shapes the selector would send elsewhere, and for benchmarks comparing them.
+    pub fn force_matmul(&self, pipeline: Option<MatmulPipeline>) {
+        *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner()) = pipeline;
     }
 
     /// Forget pooled buffers (tests vary pool state with it).
@@ -157,7 +167,7 @@ impl VulkanBackend {
             Op::ArgSort { descending } => sort::argsort(k, *descending),
             Op::Scan(op) => scan::scan(k, *op),
             Op::Reduce { op, axes } => reduce::reduce(k, *op, *axes),
-            Op::Matmul => matmul::matmul(k),
+            Op::Matmul => matmul::matmul(k, *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner())),
             Op::Data(_) | Op::Transfer => Err(Error::Backend("uploads are not kernels".into())),
         }
     }

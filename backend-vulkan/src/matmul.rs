@@ -1,12 +1,119 @@
-//! Batched matmul (shaders/matmul.wgsl): 16x16 output tiles, batch in the z dimension of the grid.
+//! Matmul: five WGSL pipelines (shaders/matmul*.wgsl) and the selector that picks one from the product's shape.
+//! Every pipeline reads its inputs through their strides (transposed and broadcast inputs need no copy) and sums each
+//! output's K products in a fixed order, so a shape always gives the same bytes on a device; docs/matmul.md has the
+//! selector's table and the reasons for its thresholds.
 
 use vkml_core::backend::Kernel;
 use vkml_core::util::error::{Error, Result};
 
-use crate::dispatch::Dispatch;
+use crate::dispatch::{grid, slots_grid, Dispatch};
 use crate::meta::{code, to_u32, Meta};
 
-pub fn matmul(k: &Kernel) -> Result<Dispatch> {
+/// Most workgroups along one grid dimension on the floor.
+const MAX_GROUPS: usize = 65_535;
+/// A vector-side product (gemv) spreads K over a workgroup of 128 from this K on; below it, one invocation per
+/// output does the whole row.
+const GEMV_MIN_K: usize = 256;
+/// Products of at most this many multiply-adds (32³) run one invocation per output: too small to fill a tile.
+const SMALL_WORK: usize = 1 << 15;
+/// Split-K takes a long K (at least this) whose output is small (at most `SPLITK_MAX_OUT` elements in all), where
+/// 64x64 tiles would give the GPU a handful of workgroups each walking all of K.
+const SPLITK_MIN_K: usize = 1024;
+const SPLITK_MAX_OUT: usize = 128 * 128;
+/// The register-blocked pipeline's tile: outputs at least this tall and wide.
+const TILE: usize = 64;
+
+/// A matmul pipeline; each is one shader family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipeline {
+    /// One side a vector: a workgroup per output, K spread over 128 invocations and a fixed pairwise tree.
+    Gemv,
+    /// One invocation per output, no workgroup memory.
+    Small,
+    /// A 4x4 output tile per workgroup, K cut into 8 contiguous slices summed in slice order.
+    SplitK,
+    /// 64x64 output tiles, an 8x4 register block per invocation.
+    Tiled,
+    /// 16x16 output tiles, batch in the grid's z: the general case.
+    Batched,
+}
+
+impl Pipeline {
+    pub const ALL: [Pipeline; 5] =
+        [Pipeline::Gemv, Pipeline::Small, Pipeline::SplitK, Pipeline::Tiled, Pipeline::Batched];
+
+    /// The pipeline's short name (docs/matmul.md, the benchmark's rows).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pipeline::Gemv => "gemv",
+            Pipeline::Small => "small",
+            Pipeline::SplitK => "splitk",
+            Pipeline::Tiled => "tiled",
+            Pipeline::Batched => "batched",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Pipeline> {
+        Pipeline::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn family(self) -> &'static str {
+        match self {
+            Pipeline::Gemv => "matmul_gemv",
+            Pipeline::Small => "matmul_small",
+            Pipeline::SplitK => "matmul_splitk",
+            Pipeline::Tiled => "matmul_tiled",
+            Pipeline::Batched => "matmul",
+        }
+    }
+
+    /// The workgroup grid for `batch` products of m x n outputs, or None where it exceeds the floor's limits.
+    fn groups(self, batch: usize, m: usize, n: usize) -> Option<(u32, u32, u32)> {
+        let tiled = |t: usize| -> Option<(u32, u32, u32)> {
+            let g = (n.div_ceil(t).max(1), m.div_ceil(t).max(1), batch.max(1));
+            (g.0 <= MAX_GROUPS && g.1 <= MAX_GROUPS && g.2 <= MAX_GROUPS)
+                .then_some((g.0 as u32, g.1 as u32, g.2 as u32))
+        };
+        let outputs = batch * m * n;
+        match self {
+            // Flat grids: x up to 65,535 workgroups, y the rest.
+            Pipeline::Gemv => (outputs.div_ceil(MAX_GROUPS) <= MAX_GROUPS).then(|| grid(outputs)),
+            Pipeline::Small => (outputs.div_ceil(128).div_ceil(MAX_GROUPS) <= MAX_GROUPS).then(|| slots_grid(outputs)),
+            Pipeline::SplitK => tiled(4),
+            Pipeline::Tiled => tiled(TILE),
+            Pipeline::Batched => tiled(16),
+        }
+    }
+}
+
+/// The pipeline for `batch` products of (m x k) @ (k x n). Pipelines whose grid would exceed the floor's limits
+/// are passed over; `Small` takes any size up to 2^32 outputs.
+pub fn select(m: usize, n: usize, k: usize, batch: usize) -> Pipeline {
+    let outputs = batch * m * n;
+    let pick = if m == 1 || n == 1 {
+        if k >= GEMV_MIN_K {
+            Pipeline::Gemv
+        } else {
+            Pipeline::Small
+        }
+    } else if outputs.saturating_mul(k) <= SMALL_WORK {
+        Pipeline::Small
+    } else if k >= SPLITK_MIN_K && outputs <= SPLITK_MAX_OUT {
+        Pipeline::SplitK
+    } else if m >= TILE && n >= TILE {
+        Pipeline::Tiled
+    } else {
+        Pipeline::Batched
+    };
+    if pick.groups(batch, m, n).is_some() {
+        pick
+    } else {
+        Pipeline::Small
+    }
+}
+
+/// The dispatch of matmul kernel `k` on the pipeline `forced` names, else the selector's.
+pub fn matmul(k: &Kernel, forced: Option<Pipeline>) -> Result<Dispatch> {
     let (a, b) = match k.args.as_slice() {
         [a, b] => (a, b),
         _ => return Err(Error::Backend("matmul needs two inputs".into())),
@@ -15,18 +122,18 @@ pub fn matmul(k: &Kernel) -> Result<Dispatch> {
     let (m, n) = (k.shape[nd - 2], k.shape[nd - 1]);
     let kk = a.view.shape[nd - 1];
     let batch: usize = k.shape[..nd - 2].iter().product();
-    if batch > 65_535 {
-        return Err(Error::Unsupported(format!("matmul with {batch} batches exceeds 65,535 on vulkan")));
-    }
+    let pipeline = forced.unwrap_or_else(|| select(m, n, kk, batch));
+    let groups = pipeline.groups(batch, m, n).ok_or_else(|| {
+        Error::Unsupported(format!(
+            "matmul of {batch} batches of {m}x{n} outputs exceeds the dispatch limits of the {pipeline:?} pipeline \
+             on vulkan"
+        ))
+    })?;
     let mut meta = Meta { out_dtype: code(k.out.dtype), ..Default::default() };
     meta.set_shape(&k.shape)?;
     meta.set_input(0, a.buffer.dtype, &a.view)?;
     meta.set_input(1, b.buffer.dtype, &b.view)?;
     meta.n = to_u32(batch * m * n)?;
     meta.extra = [to_u32(m)?, to_u32(n)?, to_u32(kk)?, 0];
-    let groups = (to_u32(n.div_ceil(16))?.max(1), to_u32(m.div_ceil(16))?.max(1), batch.max(1) as u32);
-    if groups.0 > 65_535 || groups.1 > 65_535 {
-        return Err(Error::Unsupported(format!("matmul of {m}x{n} outputs exceeds the dispatch limit on vulkan")));
-    }
-    Ok(Dispatch { family: "matmul", meta, inputs: vec![a.buffer.clone(), b.buffer.clone()], groups })
+    Ok(Dispatch { family: pipeline.family(), meta, inputs: vec![a.buffer.clone(), b.buffer.clone()], groups })
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// Every kernel family and its WGSL.
-pub const FAMILIES: [(&str, &str); 11] = [
+pub const FAMILIES: [(&str, &str); 15] = [
     ("create", include_str!(concat!(env!("OUT_DIR"), "/create.wgsl"))),
     ("unary", include_str!(concat!(env!("OUT_DIR"), "/unary.wgsl"))),
     ("binary", include_str!(concat!(env!("OUT_DIR"), "/binary.wgsl"))),
@@ -14,6 +14,10 @@ pub const FAMILIES: [(&str, &str); 11] = [
     ("movement", include_str!(concat!(env!("OUT_DIR"), "/movement.wgsl"))),
     ("reduce", include_str!(concat!(env!("OUT_DIR"), "/reduce.wgsl"))),
     ("matmul", include_str!(concat!(env!("OUT_DIR"), "/matmul.wgsl"))),
+    ("matmul_gemv", include_str!(concat!(env!("OUT_DIR"), "/matmul_gemv.wgsl"))),
+    ("matmul_small", include_str!(concat!(env!("OUT_DIR"), "/matmul_small.wgsl"))),
+    ("matmul_splitk", include_str!(concat!(env!("OUT_DIR"), "/matmul_splitk.wgsl"))),
+    ("matmul_tiled", include_str!(concat!(env!("OUT_DIR"), "/matmul_tiled.wgsl"))),
     ("index", include_str!(concat!(env!("OUT_DIR"), "/index.wgsl"))),
     ("sort", include_str!(concat!(env!("OUT_DIR"), "/sort.wgsl"))),
     ("scan", include_str!(concat!(env!("OUT_DIR"), "/scan.wgsl"))),

@@ -1,10 +1,12 @@
-//! Python classes for dtypes and devices, and the device functions (init_vulkan, devices, best_device).
+//! Python classes for dtypes and devices, the device functions (init_vulkan, devices, best_device), and the matmul
+//! pipeline hooks the benchmark uses.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use vkml_backend_vulkan::VulkanBackend;
+use vkml_backend_vulkan::{select_matmul, MatmulPipeline, VulkanBackend};
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::dispatch;
@@ -77,13 +79,37 @@ impl Device {
     }
 }
 
+/// The Vulkan devices this process opened, for `_force_matmul`.
+static OPENED: Mutex<Vec<Arc<VulkanBackend>>> = Mutex::new(Vec::new());
+
 /// Open Vulkan adapter `index`; `min_spec` (or VKML_MIN_SPEC=1) requests only the Vulkan 1.3 ∩ WebGPU floor.
 #[pyfunction]
 #[pyo3(signature = (index = 0, min_spec = false))]
 pub fn init_vulkan(py: Python<'_>, index: usize, min_spec: bool) -> PyResult<Device> {
     let env = std::env::var("VKML_MIN_SPEC").as_deref() == Ok("1");
-    let backend = py.detach(|| VulkanBackend::new(index, min_spec || env, env)).py()?;
-    Ok(Device { id: dispatch::register(Arc::new(backend)) })
+    let backend = Arc::new(py.detach(|| VulkanBackend::new(index, min_spec || env, env)).py()?);
+    OPENED.lock().unwrap_or_else(|e| e.into_inner()).push(backend.clone());
+    Ok(Device { id: dispatch::register(backend) })
+}
+
+/// Run every matmul on every opened Vulkan device through the pipeline `name` (docs/matmul.md), or the selector's
+/// choice again for None: bench/matmul.py compares the pipelines with it.
+#[pyfunction]
+#[pyo3(signature = (name = None))]
+pub fn _force_matmul(name: Option<&str>) -> PyResult<()> {
+    let pipeline = name
+        .map(|n| MatmulPipeline::from_name(n).ok_or_else(|| PyValueError::new_err(format!("no matmul pipeline {n}"))))
+        .transpose()?;
+    for b in OPENED.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        b.force_matmul(pipeline);
+    }
+    Ok(())
+}
+
+/// The pipeline the selector picks for `batch` products of (m x k) @ (k x n) on Vulkan.
+#[pyfunction]
+pub fn _matmul_pipeline(m: usize, n: usize, k: usize, batch: usize) -> &'static str {
+    select_matmul(m, n, k, batch).name()
 }
 
 /// The CPU and every opened Vulkan device.

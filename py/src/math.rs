@@ -42,9 +42,16 @@ fn _binary(a: &Bound<'_, PyAny>, name: &str, b: &Bound<'_, PyAny>) -> PyResult<T
         "atan2" => elementwise::binary(&a, &b, BinaryOp::Atan2),
         "copysign" => elementwise::binary(&a, &b, BinaryOp::CopySign),
         "hypot" => pointwise::hypot(&a, &b),
+        "pow" => pointwise::pow(&a, &b),
         _ => return Err(PyValueError::new_err(format!("no binary op {name}"))),
     };
     Ok(Tensor(r.py()?))
+}
+
+/// `t op= other` in place (torch's cast rule: the result must fit t's dtype), for methods bound in Python.
+#[pyfunction]
+fn _update(t: PyRef<'_, Tensor>, other: &Bound<'_, PyAny>, op: &str) -> PyResult<()> {
+    t.0.update(&operand_or_err(other)?, op).py()
 }
 
 #[pyfunction]
@@ -163,6 +170,7 @@ fn _diag(t: PyRef<'_, Tensor>, diagonal: i64) -> PyResult<Tensor> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_unary, m)?)?;
     m.add_function(wrap_pyfunction!(_binary, m)?)?;
+    m.add_function(wrap_pyfunction!(_update, m)?)?;
     m.add_function(wrap_pyfunction!(_nan_to_num, m)?)?;
     m.add_function(wrap_pyfunction!(_clamp, m)?)?;
     m.add_function(wrap_pyfunction!(_moment, m)?)?;

@@ -73,7 +73,7 @@ UNARY = [
 POSITIVE = {"log", "sqrt", "rsqrt", "log2"}
 DOMAIN = {"asin": "unit", "acos": "unit", "atanh": "unit", "acosh": "above1", "sinh": "wide", "cosh": "wide"}
 BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge"]
-BINARY_MORE = ["fmod", "remainder", "floor_divide", "atan2", "copysign", "hypot"]
+BINARY_MORE = ["fmod", "remainder", "floor_divide", "atan2", "copysign", "hypot", "pow"]
 CLASSIFY = ["isnan", "isinf", "isfinite"]
 # (op, extra positional arguments): the kinks at ±3 and 6 and the softplus threshold lie in the "wide" domain.
 ACTIVATIONS = [

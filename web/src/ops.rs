@@ -107,6 +107,7 @@ binary_methods! {
     atan2_tensor, atan2_scalar => |a, b| binary(a, b, BinaryOp::Atan2);
     copysign_tensor, copysign_scalar => |a, b| binary(a, b, BinaryOp::CopySign);
     hypot_tensor, hypot_scalar => pointwise::hypot;
+    pow_tensor, pow_scalar => pointwise::pow;
     bitwise_or_tensor, bitwise_or_scalar => |a, b| binary(a, b, BinaryOp::BitOr);
     bitwise_xor_tensor, bitwise_xor_scalar => |a, b| binary(a, b, BinaryOp::BitXor);
 }

@@ -158,7 +158,7 @@ pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
             }
             (promoted, promoted)
         }
-        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Maximum | BinaryOp::Minimum => (promoted, promoted),
+        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Maximum | BinaryOp::Minimum | BinaryOp::Pow => (promoted, promoted),
         BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => {
             if promoted.is_float() {
                 return Err(Error::Unsupported(format!(

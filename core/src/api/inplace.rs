@@ -90,6 +90,7 @@ impl Tensor {
             "sub" => sub(&me, other)?,
             "mul" => binary(&me, other, BinaryOp::Mul)?,
             "div" => binary(&me, other, BinaryOp::Div)?,
+            "pow" => super::pointwise::pow(&me, other)?,
             _ => return Err(Error::Value(format!("unknown in-place op '{op}'"))),
         };
         if r.shape() != self.shape() {

@@ -1,4 +1,5 @@
-//! Pointwise composites of several operands, in torch's formulas: hypot, lerp, addcmul, addcdiv.
+//! Pointwise ops of several operands in torch's formulas: pow's dtype rules, and the composites hypot, lerp,
+//! addcmul, addcdiv.
 
 use super::elementwise::{binary, plus, s, scalar_tensor, sub, t, where_};
 use super::promote::{result_type, Operand};
@@ -17,6 +18,22 @@ fn float_tensor(x: &Operand, dtype: DType, other: &Operand) -> Result<Tensor> {
             Err(Error::Value("an elementwise op needs at least one tensor operand".into()))
         }
     }
+}
+
+/// `pow(a, b)` (`a ** b`) with torch's promotion: a Python scalar takes the tensor's dtype first (as torch rounds
+/// it), integers raise integers, and torch's refusals: a bool result, and a negative Python int exponent of an
+/// integer tensor (a tensor of negative exponents follows powi instead: 0 unless the base is ±1).
+pub fn pow(a: &Operand, b: &Operand) -> Result<Tensor> {
+    let d = result_type(&[a, b]);
+    if d == DType::Bool {
+        return Err(Error::Unsupported("\"pow\" not implemented for 'Bool'".into()));
+    }
+    if let (false, Operand::Scalar(Scalar::Int(e))) = (d.is_float(), b) {
+        if *e < 0 {
+            return Err(Error::Runtime("Integers to negative integer powers are not allowed.".into()));
+        }
+    }
+    binary(a, b, BinaryOp::Pow)
 }
 
 /// `hypot(a, b)` = √(a² + b²) without overflow or underflow: m·√(1 + (n/m)²) with m = max(|a|, |b|), n the other;

@@ -215,6 +215,28 @@ fn binary_grad(f: &GradFn, b: BinaryOp, g: &Tensor, na: bool, nb: bool) -> Resul
             let gb = if nb { Some(zeros_like(g)?) } else { None };
             pair(ga, gb)
         }
+        BinaryOp::Pow => {
+            // torch: g·(b·a^(b − 1)), 0 where b = 0; and g·(a^b·ln a), 0 where a = 0 and b ≥ 0.
+            let (a, c) = (f.saved_input(0)?, f.saved_input(1)?);
+            let zero = Operand::Scalar(Scalar::Int(0));
+            let ga = if na {
+                let d = mul(&c, &binary(&t(&a), &t(&plus(&c, -1.0)?), BinaryOp::Pow)?)?;
+                let c0 = binary(&t(&c), &zero, BinaryOp::Eq)?;
+                Some(where_(&c0, &zero, &t(&mul(g, &d)?))?)
+            } else {
+                None
+            };
+            let gb = if nb {
+                let d = mul(&f.saved_output()?, &a.unary(UnaryOp::Log)?)?;
+                let a0 = binary(&t(&a), &zero, BinaryOp::Eq)?;
+                let cpos = binary(&t(&c), &zero, BinaryOp::Ge)?;
+                let both = binary(&t(&a0), &t(&cpos), BinaryOp::BitAnd)?;
+                Some(mul(g, &where_(&both, &zero, &t(&d))?)?)
+            } else {
+                None
+            };
+            pair(ga, gb)
+        }
         BinaryOp::BitAnd
         | BinaryOp::BitOr
         | BinaryOp::BitXor

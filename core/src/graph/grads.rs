@@ -215,6 +215,14 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
             reason: "g·(b, −a)/(a² + b²), the chain through m·√(1 + r²), or −g·v·t1/t2²: a few roundings and 2.5 ulp \
                      divisions, bounded at the size of Σ|terms|",
         },
+        "pow" => Tolerance::Ulp {
+            ulp: 16.0,
+            per_abs_x: 0.0,
+            abs: 3.814697265625e-6,
+            gpu_ftz: true,
+            reason: "g·b·a^(b − 1) through pow's 2 ulp and two roundings; g·a^b·ln a through log's 3 ulp, or 2⁻²¹ \
+                     absolute on [0.5, 2] (Vulkan), which |g·a^b| ≤ 8 in the tests scales to 2⁻¹⁸",
+        },
         "exp" | "exp2" => Tolerance::Ulp {
             ulp: 5.0,
             per_abs_x: 2.0,

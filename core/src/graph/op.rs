@@ -101,6 +101,9 @@ pub enum BinaryOp {
     Fmod,
     Atan2,
     CopySign,
+    /// pow(a, b): C's powf for floats (IEEE's special values), torch's powi for integers (wrapping; a negative
+    /// exponent gives 0 unless the base is ±1).
+    Pow,
 }
 
 /// Reductions over the trailing `axes` dims of the (permuted) input view.
@@ -248,6 +251,7 @@ impl Op {
                 BinaryOp::Fmod => "fmod",
                 BinaryOp::Atan2 => "atan2",
                 BinaryOp::CopySign => "copysign",
+                BinaryOp::Pow => "pow",
             },
             Op::Where => "where",
             Op::Cast => "to",

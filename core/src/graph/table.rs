@@ -217,6 +217,12 @@ const NO_F64_NO_INT: &[Unsupported] = &[
     },
 ];
 
+const NO_BOOL_POW: &[Unsupported] = &[
+    Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" },
+    Unsupported { device: "cpu", dtype: DType::Bool, reason: "torch raises \"pow\" not implemented for 'Bool'" },
+    Unsupported { device: "vulkan", dtype: DType::Bool, reason: "torch raises \"pow\" not implemented for 'Bool'" },
+];
+
 const NO_INT_DIVISION: &[Unsupported] = &[
     Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" },
     Unsupported { device: "cpu", dtype: DType::I32, reason: INT_DIVISION },
@@ -537,6 +543,12 @@ rows! {
         reason: "atan of min/max (a 2.5 ulp division, passed on at most 1:1), Cephes' polynomial within 2 ulp, and \
                  the reflections π/2 − r and π − r with their constants' half ulp",
     }, NO_F64;
+    "pow"       : Binary    : true  : Promote   : Tolerance::Ulp {
+        ulp: 2.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+        reason: "no builtin (Vulkan's pow is exp2(y·log2 x), hundreds of ulp off for large results): log2 x and \
+                 y·log2 x carried in two f32 parts (about 2⁻⁴⁴ relative), one rounding into Cephes' 2^f polynomial \
+                 (within 1 ulp) and an exact scaling; integers exact (wrapping, as torch)",
+    }, NO_BOOL_POW;
     "copysign"  : Binary    : true  : Float     : Tolerance::Exact {
         gpu_ftz: false,
         reason: "|a| with b's sign bit: a bit operation",

@@ -169,7 +169,7 @@ for _name in (
     "reshape permute transpose t squeeze unsqueeze flatten broadcast_to flip narrow repeat tile tril triu split chunk "
     "unbind softmax log_softmax logsumexp sigmoid sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh "
     "arcsin arccos arctan arcsinh arccosh arctanh erf erfc expm1 log1p log10 frac isnan isinf isfinite nan_to_num "
-    "clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot lerp addcmul addcdiv "
+    "clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot pow lerp addcmul addcdiv "
     "var std mm bmm dot outer addmm masked_fill roll diagonal diag gather scatter scatter_add index_select "
     "take_along_dim sort argsort msort topk cumsum cumprod prod norm"
 ).split():

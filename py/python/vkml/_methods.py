@@ -12,7 +12,7 @@ UNARY = (
     "sign exp2 log2 floor ceil trunc round rsqrt sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh erf erfc "
     "expm1 log1p log10 frac isnan isinf isfinite arcsin arccos arctan arcsinh arccosh arctanh"
 ).split()
-BINARY = "fmod remainder floor_divide atan2 copysign hypot".split()
+BINARY = "fmod remainder floor_divide atan2 copysign hypot pow".split()
 
 
 def _method(name, fn, doc):
@@ -52,6 +52,19 @@ _method("__mod__", _operator("remainder", False), "self % other (Python's remain
 _method("__rmod__", _operator("remainder", True), "other % self.")
 _method("__floordiv__", _operator("floor_divide", False), "self // other (torch.floor_divide).")
 _method("__rfloordiv__", _operator("floor_divide", True), "other // self.")
+_method("__pow__", _operator("pow", False), "self ** other (torch.pow).")
+_method("__rpow__", _operator("pow", True), "other ** self.")
+
+
+def pow_(self, exponent):
+    """torch.Tensor.pow_(exponent): in place, keeping self's dtype (torch's cast rule)."""
+    _vkml._update(self, exponent, "pow")
+    return self
+
+
+def __ipow__(self, exponent):
+    _vkml._update(self, exponent, "pow")
+    return self
 
 
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
@@ -203,6 +216,8 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
 
 for _fn in (
     nan_to_num,
+    pow_,
+    __ipow__,
     clamp,
     clamp_min,
     clamp_max,

@@ -1,0 +1,27 @@
+// The small matmul pipeline: one invocation per output and no workgroup memory or barriers, for products too small
+// to fill a tile (where a tile's loads and barriers cost more than the reuse they buy). Each output sums its K
+// products in order.
+// @inputs a b
+// @uses matmul
+
+@group(0) @binding(9) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(128)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(gid, nwg);
+    if (e >= info.n) {
+        return;
+    }
+    let m = info.extra.x;
+    let n = info.extra.y;
+    let k = info.extra.z;
+    let mn = m * n;
+    let o = operands(e / mn);
+    let r = (e % mn) / n;
+    let c = e % n;
+    var acc = 0.0;
+    for (var kk = 0u; kk < k; kk = kk + 1u) {
+        acc = acc + a_at(o, r, kk) * b_at(o, kk, c);
+    }
+    out[e] = bitcast<u32>(acc);
+}
