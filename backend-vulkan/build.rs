@@ -4,11 +4,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const FAMILIES: [&str; 15] = [
+const FAMILIES: [&str; 16] = [
     "create",
     "unary",
     "binary",
     "where",
+    "fused",
     "cast",
     "movement",
     "reduce",

@@ -22,6 +22,7 @@ struct Meta {
     strides: array<array<vec4<i32>, 2>, 3>,
     extra: vec4<u32>,
     extra2: vec4<u32>,
+    prog: array<vec4<u32>, 8>,
 }
 
 @group(0) @binding(0) var<uniform> info: Meta;

@@ -25,10 +25,19 @@ fn main(
     let col0 = wid.x * 64u;
     let tx = lid.x;
     let ty = lid.y;
-    var acc: array<vec4<f32>, 8>;
+    // The 8x4 block as eight explicit vec4 rows: a private array indexed in a loop can end up in memory rather
+    // than registers (it did on the H200, where this pipeline ran slower than the 16x16 one).
+    var c0 = vec4<f32>();
+    var c1 = vec4<f32>();
+    var c2 = vec4<f32>();
+    var c3 = vec4<f32>();
+    var c4 = vec4<f32>();
+    var c5 = vec4<f32>();
+    var c6 = vec4<f32>();
+    var c7 = vec4<f32>();
     for (var k0 = 0u; k0 < k; k0 = k0 + 16u) {
         // Each invocation stages 8 values of each tile; neighbouring invocations read neighbouring k (of a) and
-        // neighbouring columns (of b).
+        // neighbouring columns (of b). Past K both tiles hold zeros, so the full 16 steps below add +0 there.
         for (var h = 0u; h < 8u; h = h + 1u) {
             let e = li + 128u * h;
             let ar = e / 16u;
@@ -47,23 +56,39 @@ fn main(
             tb[bk][bc] = vb;
         }
         workgroupBarrier();
-        let kmax = min(16u, k - k0);
-        for (var kk = 0u; kk < kmax; kk = kk + 1u) {
+        for (var kk = 0u; kk < 16u; kk = kk + 1u) {
             let bv = vec4<f32>(tb[kk][tx], tb[kk][tx + 16u], tb[kk][tx + 32u], tb[kk][tx + 48u]);
-            for (var i = 0u; i < 8u; i = i + 1u) {
-                acc[i] = acc[i] + ta[ty + 8u * i][kk] * bv;
-            }
+            c0 = c0 + ta[ty][kk] * bv;
+            c1 = c1 + ta[ty + 8u][kk] * bv;
+            c2 = c2 + ta[ty + 16u][kk] * bv;
+            c3 = c3 + ta[ty + 24u][kk] * bv;
+            c4 = c4 + ta[ty + 32u][kk] * bv;
+            c5 = c5 + ta[ty + 40u][kk] * bv;
+            c6 = c6 + ta[ty + 48u][kk] * bv;
+            c7 = c7 + ta[ty + 56u][kk] * bv;
         }
         workgroupBarrier();
     }
     let base = batch * m * n;
-    for (var i = 0u; i < 8u; i = i + 1u) {
-        let r = row0 + ty + 8u * i;
-        for (var j = 0u; j < 4u; j = j + 1u) {
-            let c = col0 + tx + 16u * j;
-            if (r < m && c < n) {
-                out[base + r * n + c] = bitcast<u32>(acc[i][j]);
-            }
+    let c = col0 + tx;
+    store_row(base, row0 + ty, m, n, c, c0);
+    store_row(base, row0 + ty + 8u, m, n, c, c1);
+    store_row(base, row0 + ty + 16u, m, n, c, c2);
+    store_row(base, row0 + ty + 24u, m, n, c, c3);
+    store_row(base, row0 + ty + 32u, m, n, c, c4);
+    store_row(base, row0 + ty + 40u, m, n, c, c5);
+    store_row(base, row0 + ty + 48u, m, n, c, c6);
+    store_row(base, row0 + ty + 56u, m, n, c, c7);
+}
+
+// Row r of the block: columns c, c + 16, c + 32, c + 48, those inside the output.
+fn store_row(base: u32, r: u32, m: u32, n: u32, c: u32, v: vec4<f32>) {
+    if (r >= m) {
+        return;
+    }
+    for (var j = 0u; j < 4u; j = j + 1u) {
+        if (c + 16u * j < n) {
+            out[base + r * n + c + 16u * j] = bitcast<u32>(v[j]);
         }
     }
 }

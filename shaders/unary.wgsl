@@ -1,6 +1,7 @@
 // Unary elementwise ops (op codes match backend-vulkan/src/unary.rs); input and output share a dtype.
 // @inputs a
 // @uses special
+// @uses arith
 // @driver elementwise
 
 fn float_class() -> bool {
@@ -43,22 +44,6 @@ fn exp_bits(xb: u32, base2: bool) -> f32 {
     }
     let x = bitcast<f32>(xb);
     return select(exp(x), exp2(x), base2);
-}
-
-// sqrt with the special values spelled out, and subnormal inputs from their bits:
-// sqrt(m · 2^-149) = sqrt(2m) · 2^-75, exact scaling of a correctly rounded root.
-fn sqrt_bits(xb: u32) -> f32 {
-    let ax = xb & 0x7fffffffu;
-    if (bnan(xb) || (ax != 0u && (xb & 0x80000000u) != 0u)) {
-        return nan_f32();
-    }
-    if (ax == 0u || ax == 0x7f800000u) {
-        return bitcast<f32>(xb);
-    }
-    if (ax < 0x00800000u) {
-        return ldexp(sqrt(f32(ax) * 2.0), -75);
-    }
-    return sqrt(bitcast<f32>(xb));
 }
 
 // floor, ceil, trunc or round (`op` 8 to 11) of a zero or subnormal input, from its bits: a GPU may flush the

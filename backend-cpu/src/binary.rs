@@ -69,6 +69,11 @@ macro_rules! float_op {
     }};
 }
 
+/// One f32 binary op, as `binary` computes it (the fused kernel's steps).
+pub fn f32_op(op: BinaryOp, a: f32, b: f32) -> f32 {
+    float_op!(f32, op, a, b)
+}
+
 fn i64_op(op: BinaryOp, a: i64, b: i64) -> i64 {
     match op {
         BinaryOp::Add => a.wrapping_add(b),

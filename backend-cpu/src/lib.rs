@@ -4,6 +4,7 @@
 mod binary;
 mod cast;
 mod create;
+mod fused;
 mod index;
 mod matmul;
 mod movement;
@@ -73,6 +74,7 @@ fn run_one(k: &Kernel) -> Result<Vec<u8>> {
         Op::Unary(u) => unary::unary(*u, ins[0], out),
         Op::Binary(b) => binary::binary(*b, ins[0], ins[1], out),
         Op::Where => binary::where_(ins[0], ins[1], ins[2], out),
+        Op::Fused(steps) => fused::fused(steps, &ins, k.shape.iter().product()),
         Op::Cast => cast::cast(ins[0], out),
         Op::Copy => movement::copy(ins[0]),
         Op::Reduce { op, axes } => reduce::reduce(*op, *axes, ins[0], out),

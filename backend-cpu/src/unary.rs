@@ -66,7 +66,7 @@ fn acosh(x: f64) -> f64 {
     }
 }
 
-fn f32_op(op: UnaryOp, a: f32) -> f32 {
+pub fn f32_op(op: UnaryOp, a: f32) -> f32 {
     float_unary!(f32, op, a)
 }
 

@@ -8,6 +8,7 @@ mod create;
 mod device;
 mod dispatch;
 mod elementwise;
+mod fused;
 mod index;
 mod matmul;
 mod meta;
@@ -159,6 +160,7 @@ impl VulkanBackend {
             Op::Unary(u) => unary::unary(k, *u),
             Op::Binary(b) => binary::binary(k, *b),
             Op::Where => binary::where_(k),
+            Op::Fused(steps) => fused::fused(k, steps),
             Op::Cast => cast::cast(k),
             Op::Copy => movement::copy(k),
             Op::Assign { view } => movement::assign(k, view),

@@ -1,5 +1,5 @@
 //! The per-dispatch uniform (`Meta` in shaders/common.wgsl): sizes, op code, dtype codes, up to 8 dims and the
-//! strides and offsets of up to 3 inputs. Shapes travel in a uniform buffer because the floor has no immediates.
+//! strides and offsets of up to 3 inputs, and a fused program. Shapes travel in a uniform buffer because the floor has no immediates.
 
 use bytemuck::{Pod, Zeroable};
 use vkml_core::base::dtype::DType;
@@ -22,6 +22,8 @@ pub struct Meta {
     pub strides: [[i32; 8]; 3],
     pub extra: [u32; 4],
     pub extra2: [u32; 4],
+    /// A fused program's words (shaders/fused.wgsl); zeros for every other family.
+    pub prog: [u32; 32],
 }
 
 /// The shader's dtype code.

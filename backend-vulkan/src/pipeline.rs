@@ -5,11 +5,12 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// Every kernel family and its WGSL.
-pub const FAMILIES: [(&str, &str); 15] = [
+pub const FAMILIES: [(&str, &str); 16] = [
     ("create", include_str!(concat!(env!("OUT_DIR"), "/create.wgsl"))),
     ("unary", include_str!(concat!(env!("OUT_DIR"), "/unary.wgsl"))),
     ("binary", include_str!(concat!(env!("OUT_DIR"), "/binary.wgsl"))),
     ("where", include_str!(concat!(env!("OUT_DIR"), "/where.wgsl"))),
+    ("fused", include_str!(concat!(env!("OUT_DIR"), "/fused.wgsl"))),
     ("cast", include_str!(concat!(env!("OUT_DIR"), "/cast.wgsl"))),
     ("movement", include_str!(concat!(env!("OUT_DIR"), "/movement.wgsl"))),
     ("reduce", include_str!(concat!(env!("OUT_DIR"), "/reduce.wgsl"))),

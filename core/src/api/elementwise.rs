@@ -32,10 +32,6 @@ pub(crate) fn s(v: f64) -> Operand {
     Operand::Scalar(Scalar::Float(v))
 }
 
-pub(crate) fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(&t(a), &t(b), BinaryOp::Add)
-}
-
 pub(crate) fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     binary(&t(a), &t(b), BinaryOp::Mul)
 }

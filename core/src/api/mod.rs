@@ -11,6 +11,7 @@ pub mod create;
 pub mod division;
 pub mod einsum;
 pub mod elementwise;
+pub mod fused;
 pub mod gather;
 pub mod grad;
 pub mod index;

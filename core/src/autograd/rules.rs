@@ -79,6 +79,8 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
         Op::Scan(ScanOp::Prod) => one(cumprod_grad(&f.saved_input(0)?, g)),
         // Positions are integers: no gradient (sort's values get theirs through gather).
         Op::ArgSort { .. } => Ok(vec![None]),
+        // Built under no_grad by the optimizers; `fused` refuses inputs that record history.
+        Op::Fused(_) => Err(not_differentiable(f)),
         Op::Assign { view } => {
             let g = g.contiguous()?;
             let gbase = if need(0) {

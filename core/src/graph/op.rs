@@ -124,6 +124,21 @@ pub enum ScanOp {
     Prod,
 }
 
+/// One step of a fused elementwise program: a stack machine over f32 values, each step computing exactly what its
+/// primitive computes (so a fused chain gives the bytes the chain of primitives gives on the same device). Fused
+/// programs replace chains of f32 primitives that a caller knows it wants in one dispatch (optimizer updates).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Step {
+    /// Push input k's element.
+    Input(u8),
+    /// Push a constant.
+    Const(f32),
+    /// Pop x, push sqrt(x) (Sqrt) or −x (Neg).
+    Unary(UnaryOp),
+    /// Pop y, then x, push x op y (Add, Mul, Div or Maximum).
+    Binary(BinaryOp),
+}
+
 /// Host bytes in NumPy's layout (little-endian, `itemsize` per element; bool one byte).
 #[derive(Debug)]
 pub struct HostData {
@@ -141,6 +156,8 @@ pub enum Op {
     Transfer,
     /// Every element equal to the scalar.
     Full(Scalar),
+    /// A fused elementwise program over up to three f32 inputs (broadcast by their views), f32 out.
+    Fused(Arc<[Step]>),
     /// Uniform [0, 1) floats from Philox(seed) starting at block `offset`, with `digits` random bits (24 for
     /// f32; 11 and 8 for f16 and bf16, as torch, so that rounding to the narrow type never reaches 1).
     Rand {
@@ -254,6 +271,7 @@ impl Op {
                 BinaryOp::Pow => "pow",
             },
             Op::Where => "where",
+            Op::Fused(_) => "fused",
             Op::Cast => "to",
             Op::Copy => "contiguous",
             Op::Reduce { op, .. } => match op {

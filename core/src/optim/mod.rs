@@ -1,18 +1,24 @@
 //! Layer 7: optimizer update rules (SGD, Adam/AdamW, RMSprop, Adagrad) in torch's order of operations, applied
-//! in place to parameters and their state under no-grad. A step realizes the parameters and state it wrote, so a
-//! training loop that never reads a value still does not grow a graph across steps.
+//! in place to parameters and their state under no-grad. Each new value is one fused elementwise program
+//! (api::fused: one dispatch for float32 parameters, the same bytes as the primitives it stands for). A step
+//! realizes the parameters and state it wrote, so a training loop that never reads a value still does not grow a
+//! graph across steps.
 
-use crate::api::elementwise::{add, binary, mul, s, scale, sub, t};
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use crate::api::fused::{eval, Expr};
 use crate::api::grad::no_grad;
 use crate::api::realize::realize;
 use crate::api::Tensor;
 use crate::base::scalar::Scalar;
-use crate::graph::op::BinaryOp;
 use crate::util::error::{Error, Result};
 
-/// a + c·b (torch's `add(b, alpha=c)`).
-fn add_scaled(a: &Tensor, b: &Tensor, c: f64) -> Result<Tensor> {
-    add(a, &scale(b, c)?)
+fn x(k: usize) -> Expr {
+    Expr::Input(k)
+}
+
+fn c(v: f64) -> Expr {
+    Expr::Const(v)
 }
 
 fn zeros_like(x: &Tensor) -> Result<Tensor> {
@@ -25,8 +31,14 @@ fn effective_grad(p: &Tensor, maximize: bool, l2: f64) -> Result<Option<Tensor>>
     if g.shape() != p.shape() {
         return Err(Error::Runtime(format!("grad of shape {:?} for a parameter of shape {:?}", g.shape(), p.shape())));
     }
-    let g = if maximize { g.neg()? } else { g };
-    Ok(Some(if l2 != 0.0 { add_scaled(&g, p, l2)? } else { g }))
+    if !maximize && l2 == 0.0 {
+        return Ok(Some(g));
+    }
+    let mut e = if maximize { x(0).neg() } else { x(0) };
+    if l2 != 0.0 {
+        e = e.add(x(1).scale(l2));
+    }
+    Ok(Some(eval(&e, &[&g, p])?))
 }
 
 /// State tensors, created as zeros on first use.
@@ -66,19 +78,23 @@ pub fn sgd_step(h: &Sgd, params: &[Tensor], bufs: &mut [Option<Tensor>]) -> Resu
     no_grad(|| {
         let mut writes = Vec::new();
         for (p, buf) in params.iter().zip(bufs.iter_mut()) {
-            let Some(mut d) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
+            let Some(d) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
             if h.momentum != 0.0 {
+                // torch: b = momentum·b + (1 − dampening)·d (d itself on the first step), then d = d + momentum·b
+                // (nesterov) or b.
                 let b = match buf {
                     None => d.copy()?,
-                    Some(b) => add_scaled(&scale(b, h.momentum)?, &d, 1.0 - h.dampening)?,
+                    Some(b) => eval(&x(0).scale(h.momentum).add(x(1).scale(1.0 - h.dampening)), &[b, &d])?,
                 };
                 match buf {
                     Some(old) => writes.push((old.clone(), b.clone())),
                     None => *buf = Some(b.clone()),
                 }
-                d = if h.nesterov { add_scaled(&d, &b, h.momentum)? } else { b };
+                let dir = if h.nesterov { x(1).add(x(2).scale(h.momentum)) } else { x(2) };
+                writes.push((p.clone(), eval(&x(0).add(dir.scale(-h.lr)), &[p, &d, &b])?));
+                continue;
             }
-            writes.push((p.clone(), add_scaled(p, &d, -h.lr)?));
+            writes.push((p.clone(), eval(&x(0).add(x(1).scale(-h.lr)), &[p, &d])?));
         }
         commit(writes)
     })
@@ -113,34 +129,33 @@ pub fn adam_step(h: &Adam, params: &[Tensor], states: &mut [AdamState]) -> Resul
         for (p, st) in params.iter().zip(states.iter_mut()) {
             let l2 = if h.decoupled { 0.0 } else { h.weight_decay };
             let Some(g) = effective_grad(p, h.maximize, l2)? else { continue };
-            let mut p_new = p.clone();
-            if h.decoupled && h.weight_decay != 0.0 {
-                p_new = scale(p, 1.0 - h.lr * h.weight_decay)?;
-            }
+            // AdamW's decay scales the parameter first: p·(1 − lr·wd).
+            let p_dec =
+                if h.decoupled && h.weight_decay != 0.0 { x(0).scale(1.0 - h.lr * h.weight_decay) } else { x(0) };
             st.step += 1;
             let m = state(&mut st.exp_avg, p)?;
             let v = state(&mut st.exp_avg_sq, p)?;
-            // m.lerp_(g, 1 − β1): m + w·(g − m) for w < 0.5, as torch computes it.
-            let m_new = add_scaled(&m, &sub(&t(&g), &t(&m))?, 1.0 - h.beta1)?;
-            let v_new = add(&scale(&v, h.beta2)?, &scale(&mul(&g, &g)?, 1.0 - h.beta2)?)?;
+            // m.lerp_(g, 1 − β1): m + w·(g − m) for w < 0.5, as torch computes it; v·β2 + (1 − β2)·g².
+            let m_new = eval(&x(0).add(x(1).sub(x(0)).scale(1.0 - h.beta1)), &[&m, &g])?;
+            let v_new = eval(&x(0).scale(h.beta2).add(x(1).mul(x(1)).scale(1.0 - h.beta2)), &[&v, &g])?;
             let step = st.step as f64;
             let bc1 = 1.0 - h.beta1.powf(step);
             let bc2_sqrt = (1.0 - h.beta2.powf(step)).sqrt();
             let step_size = h.lr / bc1;
             let second = if h.amsgrad {
                 let vmax = state(&mut st.max_exp_avg_sq, p)?;
-                let vmax_new = binary(&t(&vmax), &t(&v_new), BinaryOp::Maximum)?;
+                let vmax_new = eval(&x(0).maximum(x(1)), &[&vmax, &v_new])?;
                 writes.push((vmax, vmax_new.clone()));
                 vmax_new
             } else {
                 v_new.clone()
             };
-            let denom =
-                binary(&binary(&t(&second.sqrt()?), &s(bc2_sqrt), BinaryOp::Div)?.into(), &s(h.eps), BinaryOp::Add)?;
-            let upd = binary(&t(&m_new), &t(&denom), BinaryOp::Div)?;
+            // p − step_size · m / (√second / √bc2 + eps).
+            let denom = x(2).sqrt().div(c(bc2_sqrt)).add(c(h.eps));
+            let p_new = eval(&p_dec.add(x(1).div(denom).scale(-step_size)), &[p, &m_new, &second])?;
             writes.push((m, m_new));
             writes.push((v, v_new));
-            writes.push((p.clone(), add_scaled(&p_new, &upd, -step_size)?));
+            writes.push((p.clone(), p_new));
         }
         commit(writes)
     })
@@ -173,26 +188,25 @@ pub fn rmsprop_step(h: &RmsProp, params: &[Tensor], states: &mut [RmsPropState])
         for (p, st) in params.iter().zip(states.iter_mut()) {
             let Some(g) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
             let sq = state(&mut st.square_avg, p)?;
-            let sq_new = add(&scale(&sq, h.alpha)?, &scale(&mul(&g, &g)?, 1.0 - h.alpha)?)?;
-            let avg = if h.centered {
+            let sq_new = eval(&x(0).scale(h.alpha).add(x(1).mul(x(1)).scale(1.0 - h.alpha)), &[&sq, &g])?;
+            // The divisor √(E[g²] − E[g]²) + eps (centered) or √E[g²] + eps, as input 2 of the programs below.
+            let (avg_in, avg) = if h.centered {
                 let ga = state(&mut st.grad_avg, p)?;
-                let ga_new = add_scaled(&ga, &sub(&t(&g), &t(&ga))?, 1.0 - h.alpha)?;
-                let var = sub(&t(&sq_new), &t(&mul(&ga_new, &ga_new)?))?;
+                let ga_new = eval(&x(0).add(x(1).sub(x(0)).scale(1.0 - h.alpha)), &[&ga, &g])?;
+                let avg = eval(&x(0).sub(x(1).mul(x(1))).sqrt().add(c(h.eps)), &[&sq_new, &ga_new])?;
                 writes.push((ga, ga_new));
-                var.sqrt()?
+                (avg, x(2))
             } else {
-                sq_new.sqrt()?
+                (sq_new.clone(), x(2).sqrt().add(c(h.eps)))
             };
-            let avg = binary(&t(&avg), &s(h.eps), BinaryOp::Add)?;
-            let step = binary(&t(&g), &t(&avg), BinaryOp::Div)?;
             writes.push((sq, sq_new));
             if h.momentum > 0.0 {
                 let buf = state(&mut st.momentum_buffer, p)?;
-                let buf_new = add(&scale(&buf, h.momentum)?, &step)?;
-                writes.push((p.clone(), add_scaled(p, &buf_new, -h.lr)?));
+                let buf_new = eval(&x(0).scale(h.momentum).add(x(1).div(avg)), &[&buf, &g, &avg_in])?;
+                writes.push((p.clone(), eval(&x(0).add(x(1).scale(-h.lr)), &[p, &buf_new])?));
                 writes.push((buf, buf_new));
             } else {
-                writes.push((p.clone(), add_scaled(p, &step, -h.lr)?));
+                writes.push((p.clone(), eval(&x(0).add(x(1).div(avg).scale(-h.lr)), &[p, &g, &avg_in])?));
             }
         }
         commit(writes)
@@ -234,9 +248,9 @@ pub fn adagrad_step(h: &Adagrad, params: &[Tensor], states: &mut [AdagradState])
                     init
                 }
             };
-            let sum_new = add(&sum, &mul(&g, &g)?)?;
-            let std = binary(&t(&sum_new.sqrt()?), &s(h.eps), BinaryOp::Add)?;
-            writes.push((p.clone(), add_scaled(p, &binary(&t(&g), &t(&std), BinaryOp::Div)?, -clr)?));
+            let sum_new = eval(&x(0).add(x(1).mul(x(1))), &[&sum, &g])?;
+            let p_new = eval(&x(0).add(x(1).div(x(2).sqrt().add(c(h.eps))).scale(-clr)), &[p, &g, &sum_new])?;
+            writes.push((p.clone(), p_new));
             writes.push((sum, sum_new));
         }
         commit(writes)

@@ -1,0 +1,38 @@
+//! Fused elementwise programs (shaders/fused.wgsl): the elementwise plan with the program's words in the uniform.
+//! The kernel binds three inputs; a program of fewer binds its first input again in the unused slots.
+
+use vkml_core::backend::Kernel;
+use vkml_core::graph::op::{BinaryOp, Step, UnaryOp};
+use vkml_core::util::error::{Error, Result};
+
+use crate::dispatch::Dispatch;
+use crate::elementwise::plan;
+
+pub fn fused(k: &Kernel, steps: &[Step]) -> Result<Dispatch> {
+    let mut d = plan(k, "fused", 0)?;
+    let mut words: Vec<u32> = Vec::with_capacity(steps.len() + 4);
+    for step in steps {
+        match *step {
+            Step::Input(i) => words.push(u32::from(i) << 8),
+            Step::Const(c) => words.extend([1, c.to_bits()]),
+            Step::Unary(UnaryOp::Sqrt) => words.push(2),
+            Step::Unary(UnaryOp::Neg) => words.push(3),
+            Step::Binary(BinaryOp::Add) => words.push(4),
+            Step::Binary(BinaryOp::Mul) => words.push(5),
+            Step::Binary(BinaryOp::Div) => words.push(6),
+            Step::Binary(BinaryOp::Maximum) => words.push(7),
+            Step::Unary(op) => return Err(Error::Backend(format!("fused programs have no step {op:?}"))),
+            Step::Binary(op) => return Err(Error::Backend(format!("fused programs have no step {op:?}"))),
+        }
+    }
+    if words.len() > d.meta.prog.len() {
+        return Err(Error::Backend(format!("a fused program of {} words exceeds {}", words.len(), d.meta.prog.len())));
+    }
+    d.meta.prog[..words.len()].copy_from_slice(&words);
+    d.meta.extra[0] = words.len() as u32;
+    while d.inputs.len() < 3 {
+        let first = d.inputs.first().cloned().ok_or_else(|| Error::Backend("a fused program needs an input".into()))?;
+        d.inputs.push(first);
+    }
+    Ok(d)
+}

@@ -1,0 +1,73 @@
+//! Fused elementwise programs (`Op::Fused`) against the chains of primitives they stand for, on the CPU oracle and
+//! every GPU: the same bytes on the same device, for the optimizers' update formulas and for every step over edge
+//! values (signed zeros, subnormals, infinities, NaN), broadcast and strided inputs included.
+
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use vkml_core::api::fused::{composite, eval, Expr};
+use vkml_core::api::Tensor;
+use vkml_core::base::buffer::DeviceId;
+use vkml_core::Result;
+use vkml_tests::{bytes, devices, edge_f32, from_f32, random_f32, Gen};
+
+fn x(k: usize) -> Expr {
+    Expr::Input(k)
+}
+
+/// The fused and the primitive results of `e` on `inputs`, compared bit for bit (any NaN matches any NaN).
+fn same(what: &str, e: &Expr, inputs: &[Tensor]) -> Result<()> {
+    let refs: Vec<&Tensor> = inputs.iter().collect();
+    let (a, b) = (eval(e, &refs)?, composite(e, &refs)?);
+    assert_eq!(a.node().op.name(), "fused", "{what}: float32 inputs on one device run fused");
+    assert_eq!(a.shape(), b.shape(), "{what}: shape");
+    let (fa, fb) = (bytes(&a)?, bytes(&b)?);
+    for (i, (p, q)) in fa.chunks_exact(4).zip(fb.chunks_exact(4)).enumerate() {
+        let (p, q) = (f32::from_le_bytes([p[0], p[1], p[2], p[3]]), f32::from_le_bytes([q[0], q[1], q[2], q[3]]));
+        assert!(p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()), "{what}, element {i}: {p:e} vs {q:e}");
+    }
+    Ok(())
+}
+
+fn every_device(f: impl Fn(DeviceId) -> Result<()>) -> Result<()> {
+    let d = devices();
+    f(d.cpu)?;
+    for (id, _) in &d.gpus {
+        f(*id)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn fused_steps_over_edge_values() -> Result<()> {
+    let v = edge_f32();
+    every_device(|dev| {
+        // Every pair of edge values: a column against a row.
+        let ins = vec![from_f32(&v, &[v.len(), 1], dev)?, from_f32(&v, &[1, v.len()], dev)?];
+        same("add", &x(0).add(x(1)), &ins)?;
+        same("mul", &x(0).mul(x(1)), &ins)?;
+        same("div", &x(0).div(x(1)), &ins)?;
+        same("maximum", &x(0).maximum(x(1)), &ins)?;
+        same("sqrt, neg", &x(0).sqrt().add(x(1).neg()), &ins)?;
+        same("constants", &x(0).scale(0.3).add(Expr::Const(-1e-30)).div(x(1).add(Expr::Const(2.5))), &ins)
+    })
+}
+
+#[test]
+fn fused_optimizer_formulas_on_strided_and_broadcast_inputs() -> Result<()> {
+    every_device(|dev| {
+        let g = &mut Gen(7);
+        let p = random_f32(g, &[9, 13], -2.0, 2.0, dev)?.transpose(0, 1)?;
+        let m = random_f32(g, &[13, 9], -1.0, 1.0, dev)?;
+        let v = random_f32(g, &[13, 9], 0.0, 1e-3, dev)?;
+        let grad = random_f32(g, &[9], -1.0, 1.0, dev)?;
+        let ins = vec![p, m, v];
+        // Adam's parameter update, its moments, and AdamW's decay.
+        let denom = x(2).sqrt().div(Expr::Const(0.031)).add(Expr::Const(1e-8));
+        same("adam", &x(0).scale(0.99999).add(x(1).div(denom).scale(-1e-3)), &ins)?;
+        same("lerp", &x(1).add(x(0).sub(x(1)).scale(0.1)), &ins)?;
+        same("second moment", &x(2).scale(0.999).add(x(0).mul(x(0)).scale(1e-3)), &ins)?;
+        // A broadcast row, and a right-nested sum that fills the kernel's stack of 8 values.
+        let deep = (1..8).fold(x(1).sqrt(), |e, k| if k % 2 == 0 { x(0).div(e) } else { x(1).add(e) });
+        same("deep", &deep, &[ins[1].clone(), grad])
+    })
+}
