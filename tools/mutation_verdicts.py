@@ -19,7 +19,34 @@ _F32_LOADER = (
 _CLASS = "unreachable: every kernel gathers a buffer in its own dtype's class (where's bool condition as int64)"
 _BOOL = "bool words are read only as word != 0 (loaders) or low byte != 0 (download): 2 reads as true"
 _PAD = "fills only the unused upper half of an odd-length 16-bit output's last word"
+_BOUNDARY = (
+    "moves the subnormal branch's boundary by one input (2⁻¹²⁶ = 2²³·2⁻¹⁴⁹ exactly): both branches give the"
+    " quotient with one rounding, within div's 2.5 ulp"
+)
+_PAST_END = (
+    "lets the one invocation past the last output through: its store falls past the output's elements (into the"
+    " buffer's 16-byte padding, or dropped by wgpu's bounds checks), where nothing reads"
+)
+_ONE_LANE = "every invocation reads the same part[0] after the tree's last barrier, so any lane that stores, stores it"
+_SYMMETRIC = "min and fmul are symmetric"
+_PADDING = "steps past K multiply the tiles' zero padding on both sides: 0·0 adds +0"
 EQUIVALENT: dict[str, str] = {
+    "d22ad2dc87": "loads past K are never multiplied (the k loop stops at kmax), rows past m are never stored",
+    "da529e3ac8": "loads b's column n, whose output is never stored",
+    "d93dcdc2bd": _SYMMETRIC,
+    "a18c9e8e24": _SYMMETRIC,
+    "61d0880dff": _SYMMETRIC,
+    "6f835e7bb8": _PADDING,
+    "66489cae6b": _PADDING,
+    "3b75c6f0ee": "accumulates outputs outside the matrix, which are never stored",
+    "f1a4b216a7": "the driver's integer path is never taken: fused's float_class() is true",
+    "74d9e7f46f": "runs the word past the program, 0: an Input(0) pushed above the result, which st[0] still holds",
+    "bea3dd18b8": "two_prod is exact, so the order of its two cross terms cannot change the sum",
+    "ef2700fac3": "|x| = 2⁻¹²⁴ over |y| > 2¹²⁶ is below 2⁻²⁵⁰: zero either way",
+    "b466c852ae": "y = 2⁻⁶⁴ scaled by 2⁶⁴ or not: both exact, the same quotient",
+    "1c9af64790": _ONE_LANE,
+    "01e2a5bb06": _ONE_LANE,
+    "b253d609d3": "a's padding rows past m are never stored, and its padding past K meets b's zero padding: 1·0 = 0·0",
     "ac2a46cf51": "beq is symmetric",
     "2b1763446a": "b2i feeds only comparisons, whose bool output store_i writes as value != 0",
     "7102d39fc6": "add64 is commutative",
@@ -60,8 +87,22 @@ _OOB = (
 _EDGE = "moves a branch boundary by one input, where both branches agree within the op's tolerance"
 # Why a survivor survives, where it is understood but is not an equivalent mutant (shown in the report).
 SURVIVOR_NOTES: dict[str, str] = {
-    "7984b49006": "changes the scaled dividend by 1 ulp on the huge-divisor path: within div's 2.5 ulp",
-    "dbbbed34f9": "the mutated subnormal-dividend branch returns 0, which div's gpu_ftz contract allows",
+    "72d40a40a9": "changes the scaled divisor by 1 ulp on the huge-divisor path: within div's 2.5 ulp",
+    "6855b6cc72": _BOUNDARY,
+    "b9da84ab3e": _BOUNDARY,
+    "12f515b3b8": "sends the smallest subnormal dividend through the plain division, which may flush it (div's"
+    " gpu_ftz)",
+    "f819dc6c61": "at k = −126 both scalings are exact down to the subnormals; they differ only in where a subnormal"
+    " result may flush, which pow's gpu_ftz allows",
+    "2fa91d51b1": "moves one table entry's low part by 10⁻⁹: at most 2.5·10⁻⁷ relative where |y·log2 x| ≤ 128, about"
+    " the contract's 2 ulp at the extreme, and inside it for the tests' inputs",
+    "93f965611e": "the r.x·r.y term of the square is below 2⁻³⁰ of log2(1 + r): tripling it moves no result by an ulp",
+    "5ab6940cd1": _PAST_END,
+    "1bcd145c97": _PAST_END,
+    "99ebdb7c97": "cuts K into other contiguous slices; every k is still summed once, in order within its slice:"
+    " another grouping of the same sum, within matmul's backward contract (and exact for the integer tests)",
+    "0cd3753038": "slice 0 sums all of K in order and the other slices nothing: the same sum grouped otherwise,"
+    " within matmul's backward contract",
     "de23d6b7e5": "sends [2²⁴, 2²⁵) through WGSL's u32 → f32 conversion, which lavapipe rounds to nearest even like"
     " the software path; only a GPU that truncates would tell",
     "2d5222ff4f": "cos(θ + 2π) = cos θ: only rounding changes, within randn's 3e-3",
@@ -87,6 +128,8 @@ SURVIVOR_NOTES: dict[str, str] = {
 # Survivors that are races rather than missing tests: a test sees them only when the scheduler interleaves the wrong
 # way, which lavapipe rarely does. mutate.py reports them as races and --export-races sends them to a real GPU.
 RACES: dict[str, str] = {
+    "68518c9afb": "lane s also folds part[2s] (past the array at s = 64) into part[s] while lane 0 reads part[s]: a"
+    " race that lavapipe's lockstep workgroups hide",
     "4d75ae4440": "a write-write race across workgroups: batch b's padded row m lands on batch b + 1's first row,"
     " which that batch's own workgroup usually rewrites later (killed in one lavapipe run, survived in another)",
 }

@@ -9,6 +9,9 @@ use vkml_core::util::error::{Error, Result};
 use crate::dispatch::{grid, slots_grid, Dispatch};
 use crate::meta::{code, to_u32, Meta};
 
+// The thresholds come from bench/matmul.py on an H200 (docs/matmul.md has the figures): a few hundred
+// microseconds of submission and readback hide the pipelines' differences below about a million multiply-adds.
+
 /// Most workgroups along one grid dimension on the floor.
 const MAX_GROUPS: usize = 65_535;
 /// A vector-side product (gemv) spreads K over a workgroup of 128 from this K on; below it, one invocation per
@@ -16,12 +19,18 @@ const MAX_GROUPS: usize = 65_535;
 const GEMV_MIN_K: usize = 256;
 /// Products of at most this many multiply-adds (32³) run one invocation per output: too small to fill a tile.
 const SMALL_WORK: usize = 1 << 15;
-/// Split-K takes a long K (at least this) whose output is small (at most `SPLITK_MAX_OUT` elements in all), where
-/// 64x64 tiles would give the GPU a handful of workgroups each walking all of K.
-const SPLITK_MIN_K: usize = 1024;
+/// A long K (at least this) over at most `GEMV_MAX_OUT` outputs goes to gemv, a workgroup per output (32x8192x32:
+/// 0.38 ms, split-K 0.62, the 16x16 tiles 1.31).
+const LONG_K: usize = 1024;
+const GEMV_MAX_OUT: usize = 4096;
+/// Split-K takes K of at least `SPLITK_MIN_K` over at most `SPLITK_MAX_OUT` outputs, where tiles leave the GPU a
+/// handful of workgroups (an MLP's 64x784x128: 0.42 ms, the 16x16 tiles 0.52, 64x64 tiles 0.71).
+const SPLITK_MIN_K: usize = 512;
 const SPLITK_MAX_OUT: usize = 128 * 128;
-/// The register-blocked pipeline's tile: outputs at least this tall and wide.
+/// The register-blocked pipeline's tile, and the outputs (a million: 256 tiles) from which it leads (2048³: 9.7 ms,
+/// the 16x16 tiles 14.0; at 512³ it trails them, 1.01 against 0.91).
 const TILE: usize = 64;
+const TILED_MIN_OUT: usize = 1 << 20;
 
 /// A matmul pipeline; each is one shader family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,9 +107,11 @@ pub fn select(m: usize, n: usize, k: usize, batch: usize) -> Pipeline {
         }
     } else if outputs.saturating_mul(k) <= SMALL_WORK {
         Pipeline::Small
+    } else if k >= LONG_K && outputs <= GEMV_MAX_OUT {
+        Pipeline::Gemv
     } else if k >= SPLITK_MIN_K && outputs <= SPLITK_MAX_OUT {
         Pipeline::SplitK
-    } else if m >= TILE && n >= TILE {
+    } else if m >= TILE && n >= TILE && outputs >= TILED_MIN_OUT {
         Pipeline::Tiled
     } else {
         Pipeline::Batched

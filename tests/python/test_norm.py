@@ -28,6 +28,11 @@ CASES = [
     case("norm", [(4, 5)], lambda x, lib: lib.linalg.vector_norm(x.t(), ord=1)),
     case("norm", [(0, 5)], lambda x: x.norm(dim=0)),
     case("norm", [(64, 64)], lambda x: x.norm(), dtype="float16"),
+    # General orders: (Σ|x|^p)^(1/p), as torch.
+    case("norm", [(4, 5, 6)], lambda x: x.norm(p=3, dim=1)),
+    case("norm", [(4, 5, 6)], lambda x, lib: lib.linalg.vector_norm(x, ord=0.5, dim=(0, 2))),
+    case("norm", [(4, 5)], lambda x, lib: lib.linalg.vector_norm(x, ord=-1.5), domain="positive"),
+    case("norm", [(32, 32)], lambda x: x.norm(p=4), dtype="bfloat16"),
 ]
 
 
@@ -38,7 +43,6 @@ def test_case(c, device):
 
 ERRORS = [
     error("norm", [(3, 4)], lambda x: x.norm(), RuntimeError, dtype="int64"),
-    error("norm", [(3, 4)], lambda x: x.norm(p=3), NotImplementedError, torch_raises=False),
     error("norm", [(3, 4)], lambda x: x.norm(dim=2), IndexError),
 ]
 
@@ -53,6 +57,7 @@ GRADS = {
     "fro": lambda x: x.norm(),
     "1": lambda x: x.norm(p=1, dim=0),
     "inf": lambda x: x.norm(p=INF, dim=1),
+    "3": lambda x: x.norm(p=3, dim=1),
 }
 
 

@@ -187,7 +187,7 @@ fn agree(tol: Tolerance, got: Elem, want: Elem, x: f64, n: f64) -> bool {
         Tolerance::Backward { .. } => {
             // Inputs are in [-1, 1): Σ|terms| ≤ n, so γ(n)·n bounds both sides.
             let gamma = n * f64::from(f32::EPSILON) / 2.0;
-            (a - b).abs() <= 2.0 * (gamma * n + f64::from(f32::EPSILON))
+            a == b || (a - b).abs() <= 2.0 * (gamma * n + f64::from(f32::EPSILON))
         }
     }
 }
@@ -195,9 +195,22 @@ fn agree(tol: Tolerance, got: Elem, want: Elem, x: f64, n: f64) -> bool {
 /// Run `f` on the oracle and on every GPU with the same inputs and compare under `op`'s contract (an op missing
 /// from the table must be bit-identical). `make` builds the inputs on a device from a seed; `f` is the computation.
 /// Where the contract lets a GPU flush subnormals (`gpu_ftz`), an element also passes when it matches the oracle run
-/// on flushed inputs, or is the zero that a subnormal oracle result flushes to.
+/// on flushed inputs, or is the zero that a subnormal oracle result flushes to. A `Backward` contract is taken over
+/// the largest input's size, a loose bound for a reduction over fewer terms: `check_terms` names the count.
 pub fn check(
     op: &str,
+    seed: u64,
+    make: impl Fn(&mut Gen, DeviceId) -> Result<Vec<Tensor>>,
+    f: impl Fn(&[Tensor]) -> Result<Tensor>,
+) -> Result<()> {
+    check_terms(op, None, seed, make, f)
+}
+
+/// `check` with a `Backward` contract over `terms` summed terms per output (K for a matmul), each of magnitude at
+/// most 1: the bound γ(K)·K that the contract gives, not the largest input's γ(n)·n.
+pub fn check_terms(
+    op: &str,
+    terms: Option<usize>,
     seed: u64,
     make: impl Fn(&mut Gen, DeviceId) -> Result<Vec<Tensor>>,
     f: impl Fn(&[Tensor]) -> Result<Tensor>,
@@ -216,7 +229,7 @@ pub fn check(
     if ftz {
         oracles.push(elems(&f(&inputs.iter().map(flush).collect::<Result<Vec<_>>>()?)?)?);
     }
-    let n = inputs.iter().map(|t| t.numel()).max().unwrap_or(1) as f64;
+    let n = terms.unwrap_or_else(|| inputs.iter().map(|t| t.numel()).max().unwrap_or(1)).max(1) as f64;
     // The contracts' |x| is the input's: elementwise over the first input, its magnitudes; else the result's.
     let xs = match inputs.first() {
         Some(t) if t.shape() == want.shape() && t.dtype().is_float() => Some(elems(t)?),

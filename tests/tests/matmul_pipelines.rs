@@ -7,7 +7,7 @@ use vkml_backend_vulkan::{select_matmul, MatmulPipeline};
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::Result;
-use vkml_tests::{check, devices, from_f32, random_f32, Gen};
+use vkml_tests::{check, check_terms, devices, from_f32, random_f32, Gen};
 
 /// (m, k, n, batch): every pipeline's tile edges (4, 16, 64 and 128 lanes), one past them, vectors, K = 1, K = 0,
 /// and empty outputs.
@@ -42,9 +42,11 @@ fn each_layout(seed: u64, (m, kk, n, batch): (usize, usize, usize, usize)) -> Re
         let b = random_f32(g, &[kk, n], -1.0, 1.0, dev)?;
         Ok(vec![a, b, random_f32(g, &[batch, n, kk], -1.0, 1.0, dev)?])
     };
-    check("matmul", seed, mk, |t| t[0].matmul(&t[1]))?;
-    check("matmul", seed, mk, |t| t[0].matmul(&t[2].transpose(1, 2)?))?;
-    check("matmul", seed, mk, |t| t[0].contiguous()?.matmul(&t[1]))
+    // The contract's bound over K terms in [-1, 1): a pipeline that drops or repeats a term fails it.
+    let k = Some(kk);
+    check_terms("matmul", k, seed, mk, |t| t[0].matmul(&t[1]))?;
+    check_terms("matmul", k, seed, mk, |t| t[0].matmul(&t[2].transpose(1, 2)?))?;
+    check_terms("matmul", k, seed, mk, |t| t[0].contiguous()?.matmul(&t[1]))
 }
 
 /// Small integers: every product and partial sum is exact in f32, so each pipeline must give the oracle's bits
@@ -58,6 +60,20 @@ fn exact(seed: u64, m: usize, kk: usize, n: usize) -> Result<()> {
     check("matmul_exact", seed, mk, |t| t[0].matmul(&t[1]))
 }
 
+/// An infinity and a NaN in some rows of a and columns of b: they must reach exactly the outputs of their row or
+/// column (a pipeline that reads past a row's K, or past the matrix, into padding multiplies them by zero: NaN).
+fn specials_stay_put(seed: u64, m: usize, kk: usize, n: usize) -> Result<()> {
+    let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+        let mut a: Vec<f32> = (0..m * kk).map(|_| g.uniform(-1.0, 1.0)).collect();
+        let mut b: Vec<f32> = (0..kk * n).map(|_| g.uniform(-1.0, 1.0)).collect();
+        a[kk + kk / 2] = f32::INFINITY; // row 1
+        a[(m - 1) * kk] = f32::NAN; // the last row's first term
+        b[n - 1] = f32::NEG_INFINITY; // the last column's first term
+        Ok(vec![from_f32(&a, &[m, kk], dev)?, from_f32(&b, &[kk, n], dev)?])
+    };
+    check_terms("matmul", Some(kk), seed, mk, |t| t[0].matmul(&t[1]))
+}
+
 #[test]
 fn matmul_pipelines_at_tile_edges() -> Result<()> {
     for p in MatmulPipeline::ALL {
@@ -68,7 +84,13 @@ fn matmul_pipelines_at_tile_edges() -> Result<()> {
         for (i, (m, kk, n)) in [(67, 2100, 70), (3, 4099, 130), (1, 5000, 9)].into_iter().enumerate() {
             exact(40 + i as u64, m, kk, n)?;
         }
+        for (i, (m, kk, n)) in [(5, 19, 6), (66, 21, 67), (3, 1030, 5)].into_iter().enumerate() {
+            specials_stay_put(50 + i as u64, m, kk, n)?;
+        }
     }
+    // More outputs than one grid row holds (65,535 workgroups): gemv's second row of workgroups.
+    force(Some(MatmulPipeline::Gemv));
+    each_layout(70, (1, 2, 70_001, 1))?;
     force(None);
     // The selector's choices, and its way around the floor's grid limits: 70,000 batches exceed the z dimension
     // of every tiled pipeline, so the selector takes the flat one, which has no batch limit.
@@ -78,9 +100,12 @@ fn matmul_pipelines_at_tile_edges() -> Result<()> {
         ((1, 200, 512, 8), MatmulPipeline::Small),
         ((512, 784, 1, 1), MatmulPipeline::Gemv),
         ((20, 20, 20, 2), MatmulPipeline::Small),
-        ((32, 4096, 32, 1), MatmulPipeline::SplitK),
-        ((128, 128, 128, 1), MatmulPipeline::Tiled),
-        ((64, 784, 128, 1), MatmulPipeline::Tiled),
+        ((32, 4096, 32, 1), MatmulPipeline::Gemv),
+        ((64, 784, 128, 1), MatmulPipeline::SplitK),
+        ((128, 600, 128, 1), MatmulPipeline::SplitK),
+        ((1024, 64, 1024, 1), MatmulPipeline::Tiled),
+        ((512, 512, 512, 1), MatmulPipeline::Batched),
+        ((128, 128, 128, 1), MatmulPipeline::Batched),
         ((48, 48, 48, 8), MatmulPipeline::Batched),
         ((100, 64, 10, 1), MatmulPipeline::Batched),
         ((2, 3, 2, 70_000), MatmulPipeline::Small),

@@ -9,7 +9,7 @@ use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::{BinaryOp, Op};
 use vkml_core::Result;
-use vkml_tests::{check, edge_f32, from_f32, from_i64, oracle_in, Gen};
+use vkml_tests::{check, devices, edge_f32, floats, from_f32, from_i64, oracle_in, Gen};
 
 const FLOAT_OPS: [BinaryOp; 15] = [
     BinaryOp::Add,
@@ -69,6 +69,58 @@ fn binary_float_ops_on_the_edge_grid() -> Result<()> {
         check(Op::Binary(op).name(), 1, |_, dev| edge_pairs(dev, |_| true), |t| apply(t, op))?;
     }
     Ok(())
+}
+
+#[test]
+fn binary_div_reads_subnormals_from_their_bits() -> Result<()> {
+    // fdiv takes a subnormal operand from its bits (m·2⁻¹⁴⁹), so even a GPU that flushes subnormals divides by it.
+    // Where the quotient is normal it must be the oracle's within div's 2.5 ulp on each side, with no flushing
+    // allowance: lavapipe's compiler folded the branch's two scalings into one ldexp by 2^±149, which its lowering
+    // cannot do (1e-35 / 1e-40 gave inf, 1e-40 / 1e-30 gave 0), and the contract's flushing hid it.
+    let pairs = [
+        (1e-35f32, 1e-40f32),
+        (3e-33, 3e-42),
+        (-1e-31, 1e-44),
+        (7e-30, -5e-39),
+        (1e-20, 1e-39),
+        (1e-40, 1e-30),
+        (-3e-42, 7e-36),
+        (1e-44, 1e-20),
+        (5e-39, 3e-39),
+    ];
+    let (x, y): (Vec<f32>, Vec<f32>) = pairs.into_iter().unzip();
+    let d = devices();
+    let quotient = |dev: DeviceId| -> Result<Vec<f64>> {
+        let (a, b) = (from_f32(&x, &[x.len()], dev)?, from_f32(&y, &[y.len()], dev)?);
+        floats(&apply(&[a, b], BinaryOp::Div)?)
+    };
+    let want = quotient(d.cpu)?;
+    for (id, _) in &d.gpus {
+        for (i, (g, w)) in quotient(*id)?.into_iter().zip(&want).enumerate() {
+            let ulp = f64::from(f32::EPSILON) * w.abs();
+            assert!((g - w).abs() <= 5.0 * ulp, "{} / {} on {id:?}: {g:e} vs oracle {w:e}", x[i], y[i]);
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn binary_pow_over_every_table_entry_and_range() -> Result<()> {
+    // Bases spread over every mantissa (so every entry of pow's log2 table is read) and binades from 2⁻¹⁴⁹ up, with
+    // exponents that keep y·log2 x within the float range: results from subnormal to near overflow.
+    let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+        let mut x = Vec::new();
+        let mut y = Vec::new();
+        for i in 0..4000 {
+            let e = if i % 2 == 0 { g.below(8) as i32 - 4 } else { g.below(250) as i32 - 125 };
+            let xi = (1.0 + (i % 500) as f32 / 500.0 + g.uniform(0.0, 0.002)) * 2f32.powi(e);
+            let span = 120.0 / (xi.log2().abs().max(1.0));
+            x.push(xi);
+            y.push(g.uniform(-span, span));
+        }
+        Ok(vec![from_f32(&x, &[x.len()], dev)?, from_f32(&y, &[y.len()], dev)?])
+    };
+    check("pow", 9, mk, |t| apply(t, BinaryOp::Pow))
 }
 
 #[test]

@@ -7,7 +7,7 @@ use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::Result;
-use vkml_tests::{check, from_f32, from_i64, oracle_in, random_f32, Gen};
+use vkml_tests::{check, check_terms, from_f32, from_i64, oracle_in, random_f32, Gen};
 
 /// Small integers as floats (so maxima tie and sums are exact), with a NaN in some rows when `nan`.
 fn tied(g: &mut Gen, shape: &[usize], nan: bool, dev: DeviceId) -> Result<Tensor> {
@@ -114,10 +114,10 @@ fn matmul_every_tile_edge_batch_and_layout() -> Result<()> {
             let a = random_f32(g, &[3, kk, m], -1.0, 1.0, dev)?.transpose(1, 2)?;
             Ok(vec![a, random_f32(g, &[kk, n], -1.0, 1.0, dev)?, random_f32(g, &[3, n, kk], -1.0, 1.0, dev)?])
         };
-        check("matmul", k as u64, mk, |t| t[0].matmul(&t[1]))?;
-        check("matmul", k as u64, mk, |t| t[0].matmul(&t[2].transpose(1, 2)?))?;
+        check_terms("matmul", Some(kk), k as u64, mk, |t| t[0].matmul(&t[1]))?;
+        check_terms("matmul", Some(kk), k as u64, mk, |t| t[0].matmul(&t[2].transpose(1, 2)?))?;
         for dtype in [DType::F16, DType::BF16] {
-            check("matmul", k as u64, mk, |t| t[0].to_dtype(dtype)?.matmul(&t[1].to_dtype(dtype)?))?;
+            check_terms("matmul", Some(kk), k as u64, mk, |t| t[0].to_dtype(dtype)?.matmul(&t[1].to_dtype(dtype)?))?;
         }
     }
     // Broadcast batch dims of rank 4: (2, 1, m, k) @ (3, k, n).

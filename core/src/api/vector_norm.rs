@@ -1,6 +1,6 @@
 //! Vector norms (`torch.norm`, `torch.linalg.vector_norm`) over one, several or all dims: p = 2 ("fro") scaled by
-//! the largest magnitude so that no square overflows or underflows, p = 1, ±inf and 0. Other orders need a general
-//! power, which vkml does not have yet, and are refused by name.
+//! the largest magnitude so that no square overflows or underflows, p = 1, ±inf and 0, and any other order as
+//! (Σ|x|^p)^(1/p), as torch computes it.
 
 use super::elementwise::{binary, mul, t, where_};
 use super::promote::Operand;
@@ -13,7 +13,7 @@ use crate::util::error::{Error, Result};
 /// The order of a vector norm.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Ord {
-    /// p as a number: 0, 1, 2, ±inf are computed; others are refused.
+    /// p as a number.
     P(f64),
     /// "fro": the 2-norm of all the elements reduced.
     Fro,
@@ -50,10 +50,9 @@ pub fn vector_norm(x: &Tensor, ord: Ord, dims: Option<&[i64]>, keepdim: bool) ->
     } else if p == 0.0 {
         binary(&t(&a), &zero, BinaryOp::Ne)?.to_dtype(a.dtype())?.sum(dims, true)?
     } else {
-        return Err(Error::Unsupported(format!(
-            "vector_norm of order {p}: a general power is not implemented yet (orders 0, 1, 2, inf, -inf and 'fro' \
-             are)"
-        )));
+        // Σ|x|^p, then its 1/p-th power, unscaled as torch's (a large |x|^p overflows there too).
+        let s = binary(&t(&a), &Operand::Scalar(Scalar::Float(p)), BinaryOp::Pow)?.sum(dims, true)?;
+        binary(&t(&s), &Operand::Scalar(Scalar::Float(1.0 / p)), BinaryOp::Pow)?
     };
     let r = if keepdim {
         r
