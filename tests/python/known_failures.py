@@ -15,7 +15,8 @@ MAX_ZERO = (
 )
 CONV_INF = (
     "torch's float32/16-bit CPU convolution (oneDNN) returns ±inf in windows where its own float64 path and vkml "
-    "give nan (inf·0 and inf − inf inside one window)"
+    "give nan (inf·0 and inf − inf inside one window), on some hosts: the float16 case gives nan, as vkml, on an AMD "
+    "EPYC with AVX-512 (2026-12-03)"
 )
 CONV_OVERFLOW = (
     "inputs near the float64 maximum: vkml sums a convolution tap by tap and a partial sum overflows to inf where "
@@ -65,9 +66,14 @@ TRUNC_DIV = (
     "for 12 of 12,880 pairs); lavapipe's division is correctly rounded and passes"
 )
 BOOL_MATMUL = "vkml refuses bool matmul before looking at sizes; torch accepts it when a dim is empty"
+ADDMM_HOST = (
+    "torch's float64 addmm overflows to ±inf on some hosts (an AMD EPYC with AVX-512, 2026-12-03) where the result, "
+    "vkml's and torch's on other hosts, is finite near ±1.7e308: its CPU BLAS kernel depends on the processor"
+)
 
 # test id pattern -> (reason, the coverage cell (op, device, input class, dtype) it leaves without a passing case
-# [, "flushes" | "keeps_subnormals": only on a device that does or does not flush subnormals])
+# [, "flushes" | "keeps_subnormals": only on a device that does or does not flush subnormals; "host": torch's own
+# result depends on the host processor (its CPU kernels), so the case may pass: a non-strict xfail])
 KNOWN = {
     **{
         f"tests/python/test_binary.py::test_matrix[{dev}-{op}-extreme-{dt}]": (
@@ -88,11 +94,17 @@ KNOWN = {
         f"tests/python/test_nn_functional.py::test_matrix[{dev}-{conv}-extreme-{dt}]": (
             CONV_INF,
             (conv, dev, "extreme", dt),
+            "host",
         )
         for conv in ("conv1d", "conv2d")
         for dev in DEVICES
         for dt in ("float32", "float16", "bfloat16")
     },
+    "tests/python/test_linalg.py::test_matrix[cpu-addmm-extreme-float64]": (
+        ADDMM_HOST,
+        ("addmm", "cpu", "extreme", "float64"),
+        "host",
+    ),
     "tests/python/test_nn_functional.py::test_matrix[cpu-conv2d-extreme-float64]": (
         CONV_OVERFLOW,
         ("conv2d", "cpu", "extreme", "float64"),
@@ -228,8 +240,8 @@ def pytest_collection_modifyitems(config, items):
         for pattern, reason, key, condition in patterns:
             if not pattern.match(item.nodeid):
                 continue
-            if condition is None:
-                item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+            if condition in (None, "host"):
+                item.add_marker(pytest.mark.xfail(strict=condition is None, reason=reason))
                 coverage_matrix.REG.reasons[key] = f"known failure: {reason}"
             else:
                 # Decided when the test runs: the devices are open by then.
