@@ -4,12 +4,11 @@ ratios to torch. Each timing includes reading the result back to the host, on bo
 Run: `PYTHONPATH=.pyinstall python bench/matmul.py` (after the wheel is installed into .pyinstall)."""
 
 import argparse
-import statistics
-import time
 
 import numpy as np
 import torch
 import vkml
+from run import timeit  # bench/run.py: the same median-of-N timing
 from vkml import _vkml
 
 PIPELINES = ("gemv", "small", "splitk", "tiled", "batched")
@@ -28,17 +27,6 @@ SHAPES = [
     (1, 128, 784, 128),
     (64, 48, 48, 48),
 ]
-
-
-def timeit(fn, repeat: int) -> float:
-    """Median wall time of fn() in milliseconds, after one warm-up (which compiles pipelines)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:

@@ -18,16 +18,10 @@ fn main(
     if (e >= info.n) {
         return;
     }
-    let m = info.extra.x;
-    let n = info.extra.y;
-    let k = info.extra.z;
-    let mn = m * n;
-    let o = operands(e / mn);
-    let r = (e % mn) / n;
-    let c = e % n;
+    let x = element(e);
     var acc = 0.0;
-    for (var kk = li; kk < k; kk = kk + 128u) {
-        acc = acc + a_at(o, r, kk) * b_at(o, kk, c);
+    for (var kk = li; kk < info.extra.z; kk = kk + 128u) {
+        acc = acc + a_at(x.o, x.r, kk) * b_at(x.o, kk, x.c);
     }
     part[li] = acc;
     workgroupBarrier();

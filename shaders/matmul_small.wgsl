@@ -12,16 +12,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     if (e >= info.n) {
         return;
     }
-    let m = info.extra.x;
-    let n = info.extra.y;
-    let k = info.extra.z;
-    let mn = m * n;
-    let o = operands(e / mn);
-    let r = (e % mn) / n;
-    let c = e % n;
+    let x = element(e);
     var acc = 0.0;
-    for (var kk = 0u; kk < k; kk = kk + 1u) {
-        acc = acc + a_at(o, r, kk) * b_at(o, kk, c);
+    for (var kk = 0u; kk < info.extra.z; kk = kk + 1u) {
+        acc = acc + a_at(x.o, x.r, kk) * b_at(x.o, kk, x.c);
     }
     out[e] = bitcast<u32>(acc);
 }

@@ -52,6 +52,7 @@ EQUIVALENT: dict[str, str] = {
     "7102d39fc6": "add64 is commutative",
     "cea34aebfd": "mul64 is commutative (mul32 and the two cross terms are symmetric)",
     "7bb22e1c97": "equal int64 values are the same bits, so which one is returned does not matter",
+    "6b3e5f8100": "equal int64 values are the same bits, so which one is returned does not matter",
     "351c3e11ea": "only x = ±0 newly takes the branch, and neg64(0) = 0",
     "e57572afb3": _BOOL,
     "1b4943abff": _BOOL,
