@@ -22,7 +22,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 from gradcheck import grad_references  # noqa: E402
 from helpers import HALF, Reference, Spec, _bound, _extreme, _ordinary, _round, flush, op_row, tolerance  # noqa: E402
-from trajectory import FACTOR, U32  # noqa: E402
+from trajectory import FACTOR, U32, model_drift  # noqa: E402
 
 F = "nn.functional."
 LABELS = np.array([0, 2, 1, 2, 0, 1], np.int64)
@@ -594,10 +594,8 @@ def training_cases() -> dict:
                 torch.nn.functional.cross_entropy(m(torch.tensor(x).to(dt)), torch.tensor(y)).backward()
                 opt.step()
             finals[dt] = {k: v.detach().double().numpy() for k, v in m.state_dict().items()}
-        allowed = {
-            k: enc(FACTOR * np.abs(finals[torch.float32][k] - ref).max(initial=0.0) + 2 * U32 * np.abs(ref))
-            for k, ref in finals[torch.float64].items()
-        }
+        drift = model_drift(finals[torch.float32], finals[torch.float64])
+        allowed = {k: enc(FACTOR * drift + 2 * U32 * np.abs(ref)) for k, ref in finals[torch.float64].items()}
         ref = {k: enc(v) for k, v in finals[torch.float64].items()}
         runs.append({"optimizer": name, "options": options, "steps": steps, "torch64": ref, "allowed": allowed})
     return {
