@@ -84,6 +84,13 @@ pub fn random_f32(g: &mut Gen, shape: &[usize], lo: f32, hi: f32, device: Device
     Tensor::from_bytes(bytes, shape, DType::F32, device)
 }
 
+/// Matmul operands in [-1, 1) read through views: a (batch, m, k) as a transpose of (batch, k, m), b (k, n) to
+/// broadcast over the batch, and c (batch, k, n) as a transpose of (batch, n, k) (use it as `c.transpose(1, 2)`).
+pub fn matmul_operands(g: &mut Gen, dev: DeviceId, batch: usize, m: usize, k: usize, n: usize) -> Result<Vec<Tensor>> {
+    let a = random_f32(g, &[batch, k, m], -1.0, 1.0, dev)?.transpose(1, 2)?;
+    Ok(vec![a, random_f32(g, &[k, n], -1.0, 1.0, dev)?, random_f32(g, &[batch, n, k], -1.0, 1.0, dev)?])
+}
+
 /// A tensor of `dtype` holding integer `values` (I32, I64 or Bool), built from bytes so no kernel is involved.
 pub fn from_i64(values: &[i64], shape: &[usize], dtype: DType, device: DeviceId) -> Result<Tensor> {
     let bytes: Vec<u8> = match dtype {

@@ -7,7 +7,7 @@ use vkml_backend_vulkan::{select_matmul, MatmulPipeline};
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::Result;
-use vkml_tests::{check, check_terms, devices, from_f32, random_f32, Gen};
+use vkml_tests::{check, check_terms, devices, from_f32, matmul_operands, random_f32, Gen};
 
 /// (m, k, n, batch): every pipeline's tile edges (4, 16, 64 and 128 lanes), one past them, vectors, K = 1, K = 0,
 /// and empty outputs.
@@ -35,13 +35,7 @@ fn force(p: Option<MatmulPipeline>) {
 }
 
 fn each_layout(seed: u64, (m, kk, n, batch): (usize, usize, usize, usize)) -> Result<()> {
-    // a: (batch, m, k) read through a transpose of (batch, k, m); b: (k, n) broadcast over the batch, or
-    // (batch, k, n) read through a transpose of (batch, n, k).
-    let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
-        let a = random_f32(g, &[batch, kk, m], -1.0, 1.0, dev)?.transpose(1, 2)?;
-        let b = random_f32(g, &[kk, n], -1.0, 1.0, dev)?;
-        Ok(vec![a, b, random_f32(g, &[batch, n, kk], -1.0, 1.0, dev)?])
-    };
+    let mk = move |g: &mut Gen, dev: DeviceId| matmul_operands(g, dev, batch, m, kk, n);
     // The contract's bound over K terms in [-1, 1): a pipeline that drops or repeats a term fails it.
     let k = Some(kk);
     check_terms("matmul", k, seed, mk, |t| t[0].matmul(&t[1]))?;

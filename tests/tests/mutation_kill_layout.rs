@@ -7,7 +7,7 @@ use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::Result;
-use vkml_tests::{check, check_terms, from_f32, from_i64, oracle_in, random_f32, Gen};
+use vkml_tests::{check, check_terms, from_f32, from_i64, matmul_operands, oracle_in, random_f32, Gen};
 
 /// Small integers as floats (so maxima tie and sums are exact), with a NaN in some rows when `nan`.
 fn tied(g: &mut Gen, shape: &[usize], nan: bool, dev: DeviceId) -> Result<Tensor> {
@@ -109,11 +109,7 @@ fn matmul_every_tile_edge_batch_and_layout() -> Result<()> {
     let shapes =
         [(1, 1, 1), (15, 16, 17), (16, 17, 15), (17, 15, 16), (31, 33, 2), (33, 31, 47), (9, 8, 9), (8, 40, 8)];
     for (k, (m, kk, n)) in shapes.into_iter().enumerate() {
-        // a: (3, m, k) from a transposed (3, k, m); b: (k, n) broadcast over the batch, or (3, k, n) transposed.
-        let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
-            let a = random_f32(g, &[3, kk, m], -1.0, 1.0, dev)?.transpose(1, 2)?;
-            Ok(vec![a, random_f32(g, &[kk, n], -1.0, 1.0, dev)?, random_f32(g, &[3, n, kk], -1.0, 1.0, dev)?])
-        };
+        let mk = move |g: &mut Gen, dev: DeviceId| matmul_operands(g, dev, 3, m, kk, n);
         check_terms("matmul", Some(kk), k as u64, mk, |t| t[0].matmul(&t[1]))?;
         check_terms("matmul", Some(kk), k as u64, mk, |t| t[0].matmul(&t[2].transpose(1, 2)?))?;
         for dtype in [DType::F16, DType::BF16] {
