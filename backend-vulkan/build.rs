@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const FAMILIES: [&str; 16] = [
+const FAMILIES: [&str; 17] = [
     "create",
     "unary",
     "binary",
@@ -18,6 +18,7 @@ const FAMILIES: [&str; 16] = [
     "matmul_small",
     "matmul_splitk",
     "matmul_tiled",
+    "matmul_coop",
     "index",
     "sort",
     "scan",
@@ -26,7 +27,16 @@ const FAMILIES: [&str; 16] = [
 fn assemble(dir: &Path, family: &str) -> Result<String, String> {
     let read = |name: &str| fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
     let body = read(&format!("{family}.wgsl"))?;
-    let mut src = read("common.wgsl")?;
+    // `// @features NAME ...`: the optional features a family needs, as WGSL enable directives (which must open the
+    // module) where WGSL has one.
+    let mut src: String = features(&body)
+        .filter_map(|f| match f {
+            "f16" => Some("enable f16;\n"),
+            "cooperative_matrix" => Some("enable wgpu_cooperative_matrix;\n"),
+            _ => None,
+        })
+        .collect();
+    src.push_str(&read("common.wgsl")?);
     let inputs: Vec<String> = body
         .lines()
         .find_map(|l| l.strip_prefix("// @inputs "))
@@ -54,9 +64,24 @@ fn assemble(dir: &Path, family: &str) -> Result<String, String> {
     Ok(src)
 }
 
+/// The names on a family's `// @features` lines.
+fn features(body: &str) -> impl Iterator<Item = &str> {
+    body.lines().filter_map(|l| l.strip_prefix("// @features ")).flat_map(str::split_whitespace)
+}
+
+/// Validate with no optional capability beyond the features the family declares (only the cooperative-matrix
+/// pipeline declares any; the backend runs it only on devices that offer them).
 fn validate(family: &str, src: &str) -> Result<(), String> {
+    use naga::valid::Capabilities as C;
     let module = naga::front::wgsl::parse_str(src).map_err(|e| e.emit_to_string(src))?;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+    let caps = features(src).fold(C::empty(), |c, f| {
+        c | match f {
+            "f16" => C::SHADER_FLOAT16,
+            "cooperative_matrix" => C::COOPERATIVE_MATRIX,
+            _ => C::empty(),
+        }
+    });
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .validate(&module)
         .map_err(|e| format!("{family}: {}", e.emit_to_string(src)))?;
     Ok(())

@@ -3,6 +3,7 @@
 // many small batches, any strides. Every output accumulates its K products in order, so results are deterministic.
 // @inputs a b
 // @uses matmul
+// @uses matmul_load
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 

@@ -3,6 +3,7 @@
 // a long K is spread over the whole workgroup and the result is the same on every run.
 // @inputs a b
 // @uses matmul
+// @uses matmul_load
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 

@@ -3,6 +3,7 @@
 // products in order.
 // @inputs a b
 // @uses matmul
+// @uses matmul_load
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 

@@ -4,6 +4,7 @@
 // so the result is deterministic (no atomics, no second pass).
 // @inputs a b
 // @uses matmul
+// @uses matmul_load
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 

@@ -4,6 +4,7 @@
 // one fused step per k, so register blocking costs nothing in determinism.
 // @inputs a b
 // @uses matmul
+// @uses matmul_load
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 

@@ -15,7 +15,14 @@ Usage:
   tools/mutate.py --sample N                         N shader mutants the last campaign killed: fail if one survives
   tools/mutate.py --list                             mutants per kernel, nothing run
   tools/mutate.py --report                           the report again from docs/mutation.json and the verdicts
-  tools/mutate.py --export-races DIR                 barrier-drop mutants, stripped test binaries and run.sh for a GPU
+  tools/mutate.py --export-races DIR [--kernel K ...]
+                                                     barrier-drop mutants (and every capped mutant of kernels K),
+                                                     stripped test binaries and run.sh, for a GPU
+  tools/mutate.py --import-gpu FILE                  run.sh's verdicts from the GPU into the report
+
+A shader that declares optional features (`// @features`, the cooperative-matrix matmul) runs only on devices that
+have them, which lavapipe does not: its mutants are left out of local runs and the sample, and are judged on the GPU
+(`--export-races DIR --kernel matmul_coop`, then `--import-gpu`).
 """
 
 from __future__ import annotations
@@ -70,6 +77,7 @@ FAMILY_TESTS = {
     "matmul_small": ["matmul_"],
     "matmul_splitk": ["matmul_"],
     "matmul_tiled": ["matmul_"],
+    "matmul_coop": ["matmul_"],
     "index": ["gather_", "scatter_"],
     "sort": ["argsort_"],
     "scan": ["scans_"],
@@ -148,8 +156,10 @@ class Result:
 def assemble(read, family: str) -> str:
     """The family's WGSL from source files given by `read(name)`, exactly as build.rs assembles it."""
     body = read(f"{family}.wgsl")
-    src = read("common.wgsl")
     lines = body.splitlines()
+    enables = {"f16": "enable f16;\n", "cooperative_matrix": "enable wgpu_cooperative_matrix;\n"}
+    src = "".join(enables.get(f, "") for f in features(body))
+    src += read("common.wgsl")
     inputs = next((ln[len("// @inputs ") :].split() for ln in lines if ln.startswith("// @inputs ")), [])
     template = read("load.wgsl.in")
     for k, name in enumerate(inputs):
@@ -165,6 +175,11 @@ def assemble(read, family: str) -> str:
     if driver:
         src += "\n" + read(f"{driver}.wgsl.in")
     return src
+
+
+def features(body: str) -> list[str]:
+    """The optional features a family declares on its `// @features` lines."""
+    return [f for ln in body.splitlines() if ln.startswith("// @features ") for f in ln.split()[2:]]
 
 
 def shader_sources() -> dict[str, str]:
@@ -195,7 +210,8 @@ def check_assembly(sources: dict[str, str]) -> None:
     outs = [p.parent / "out" for p in target.glob("vkml-backend-vulkan-*/output") if mine in p.read_text()]
     if not outs:
         sys.exit("mutate.py: no build.rs output for this tree; build the tests first")
-    out = max(outs, key=lambda p: p.stat().st_mtime)
+    # The newest by its files: build.rs rewrites them in place, which leaves the directory's own mtime behind.
+    out = max(outs, key=lambda p: max((f.stat().st_mtime for f in p.iterdir()), default=0.0))
     for family in FAMILIES:
         if assemble(sources.__getitem__, family) != (out / f"{family}.wgsl").read_text():
             sys.exit(f"mutate.py: assembly of '{family}' differs from build.rs's ({out}); update assemble()")
@@ -314,6 +330,11 @@ def all_mutants() -> list[Mutant]:
     for name in CPU_KERNELS:
         out += mutants_of(ROOT / "backend-cpu" / "src" / name, "cpu/" + name[:-3])
     return out
+
+
+def needs_features(m: Mutant) -> bool:
+    """Whether the mutant's shader runs only on devices with optional features (not on lavapipe)."""
+    return m.path.startswith("shaders/") and bool(features((ROOT / m.path).read_text()))
 
 
 def capped(mutants: list[Mutant], cap: int, cpu_cap: int) -> list[Mutant]:
@@ -561,10 +582,11 @@ def write_report(mutants, results, generated, command, seconds, cap, first) -> N
 
 def campaign(args) -> int:
     """Run the chosen mutants (none with --report, which rewrites the report with the current verdicts)."""
-    bins = [] if args.report else cargo_build()
-    if bins is None or not (bins or args.report):
+    offline = args.report or args.import_gpu
+    bins = [] if offline else cargo_build()
+    if bins is None or not (bins or offline):
         sys.exit("mutate.py: the tests do not build")
-    if not args.report:
+    if not offline:
         check_assembly(shader_sources())
     everything = all_mutants()
     generated: dict[str, int] = {}
@@ -575,12 +597,26 @@ def campaign(args) -> int:
         chosen = [m for m in chosen if any(fnmatch.fnmatch(m.kernel, k) for k in args.kernel)]
     old = load_report()
     results = {m["key"]: {k: m[k] for k in ("status", "seconds", "detail")} for m in old.get("mutants", [])}
+    if args.import_gpu:
+        # A kill on the GPU counts; a survival there changes nothing that the tests here have killed.
+        operators = {m.key: m.operator for m in everything}
+        gpu = "on a real GPU (tools/mutate.py --export-races)"
+        for line in Path(args.import_gpu).read_text().splitlines():
+            hit = re.fullmatch(r"(\w{10}) \S+:\d+ (killed|survived)", line.strip())
+            if not hit:
+                continue
+            key, status = hit[1], hit[2]
+            if status == "killed":
+                results[key] = asdict(Result("killed", 0.0, gpu))
+            elif results.get(key, {}).get("status") in (None, "survived", "race"):
+                race = key in RACES or operators.get(key) == "barrier"
+                results[key] = asdict(Result("race" if race else "survived", 0.0, f"survived {gpu}"))
     for key, why in EQUIVALENT.items():
         results[key] = asdict(Result("equivalent", 0.0, why))
     for key, why in RACES.items():
         if results.get(key, {}).get("status") == "survived":
             results[key] |= {"status": "race", "detail": why}
-    if args.report:
+    if offline:
         chosen = []
     elif args.survivors:
         chosen = [m for m in chosen if results.get(m.key, {}).get("status") in (None, "survived", "race")]
@@ -588,6 +624,10 @@ def campaign(args) -> int:
     if any(not m.path.startswith("shaders/") for m in chosen):
         if subprocess.run(["git", "diff", "--quiet", "--", *cpu_files], cwd=ROOT).returncode != 0:
             sys.exit("mutate.py: backend-cpu/src has uncommitted changes; CPU mutants restore from the file as found")
+    skipped = [m for m in chosen if needs_features(m)]
+    chosen = [m for m in chosen if not needs_features(m)]
+    if skipped:
+        print(f"{len(skipped)} mutants of feature-only shaders left to the GPU (--export-races --kernel ...)")
     c = Campaign(bins)
     # Baselines (and so timeouts) from the clean binaries, before any CPU mutant rebuilds them.
     for filters in sorted({tuple(filters_for(c.families(m))) for m in chosen}):
@@ -622,7 +662,7 @@ def campaign(args) -> int:
     seconds = sum(results[m.key]["seconds"] for m in current if m.key in results)
     command = "python tools/mutate.py --full" + (f" --cap {args.cap}" if args.cap != DEFAULT_CAP else "")
     command += f" --cpu-cap {args.cpu_cap}" if args.cpu_cap != DEFAULT_CPU_CAP else ""
-    command = old.get("command", command) if args.report else command
+    command = old.get("command", command) if offline else command
     caps = (args.cap, args.cpu_cap)
     first = old.get("first_summary", {})
     if args.first:
@@ -645,7 +685,9 @@ def sample(args) -> int:
     check_assembly(shader_sources())
     killed = {m["key"] for m in load_report().get("mutants", []) if m["status"] in ("killed", "timeout")}
     # Races can be killed in one run and survive the next: they stay out of a check that must not be flaky.
-    shaders = [m for m in all_mutants() if m.path.startswith("shaders/") and m.operator != "barrier"]
+    shaders = [
+        m for m in all_mutants() if m.path.startswith("shaders/") and m.operator != "barrier" and not needs_features(m)
+    ]
     pool = [m for m in shaders if m.key in killed and m.key not in RACES]
     if not pool:
         sys.exit("mutate.py: no killed shader mutants in docs/mutation.json; run --full first")
@@ -680,7 +722,14 @@ def export_races(args) -> int:
     shutil.rmtree(out, ignore_errors=True)
     (out / "bin").mkdir(parents=True)
     c = Campaign(bins)
-    barriers = [m for m in all_mutants() if m.operator == "barrier" or m.key in RACES]
+    everything = all_mutants()
+    barriers = [m for m in everything if m.operator == "barrier" or m.key in RACES]
+    kernels = args.kernel or []
+    barriers += [
+        m
+        for m in capped(everything, args.cap, args.cpu_cap)
+        if m.path.startswith("shaders/") and any(fnmatch.fnmatch(m.kernel, k) for k in kernels) and m not in barriers
+    ]
     filters = filters_for(sorted({f for m in barriers for f in c.families(m)}))
     for b in bins:
         listed = subprocess.run([b, *filters, "--list"], capture_output=True, text=True).stdout
@@ -714,6 +763,7 @@ def main() -> int:
     mode.add_argument("--list", action="store_true")
     mode.add_argument("--export-races")
     mode.add_argument("--report", action="store_true")
+    mode.add_argument("--import-gpu")
     ap.add_argument("--cap", type=int, default=DEFAULT_CAP, help="mutants per shader kernel (0: all)")
     ap.add_argument("--first", action="store_true", help="record this run's rates as the kernels' first ones")
     ap.add_argument("--survivors", action="store_true", help="re-run only mutants the report has not seen killed")

@@ -30,7 +30,13 @@ _PAST_END = (
 _ONE_LANE = "every invocation reads the same part[0] after the tree's last barrier, so any lane that stores, stores it"
 _SYMMETRIC = "min and fmul are symmetric"
 _PADDING = "steps past K multiply the tiles' zero padding on both sides: 0·0 adds +0"
+_SIXTEEN = (
+    "m and n are multiples of 16 wherever the cooperative-matrix pipeline runs, so r0 + 17 < m and r0 + 16 < m"
+    " (c0 and n alike) never differ"
+)
 EQUIVALENT: dict[str, str] = {
+    "ca56dd1503": _SIXTEEN,
+    "4f06b67b0a": _SIXTEEN,
     "d22ad2dc87": "loads past K are never multiplied (the k loop stops at kmax), rows past m are never stored",
     "da529e3ac8": "loads b's column n, whose output is never stored",
     "d93dcdc2bd": _SYMMETRIC,

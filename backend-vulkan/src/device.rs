@@ -29,6 +29,8 @@ pub struct Opened {
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
     pub limits: wgpu::Limits,
+    /// Whether the device was opened with the cooperative-matrix pipeline's features (`coop_features`).
+    pub coop: bool,
     /// The first error wgpu reported outside an error scope (or device loss), kept until someone reads it.
     pub stray_error: Arc<Mutex<Option<String>>>,
 }
@@ -76,7 +78,8 @@ pub async fn open(min_spec: bool) -> Result<Opened> {
     open_adapter(adapter, 0, min_spec).await
 }
 
-/// Request the device with the adapter's own limits, or with only the floor.
+/// Request the device with the adapter's own limits, or with only the floor. The cooperative-matrix features are
+/// asked for where the adapter lists them; should that request fail, the device opens without them.
 async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> Result<Opened> {
     let info = adapter.get_info();
     let limits = if min_spec { floor_limits() } else { adapter.limits() };
@@ -86,10 +89,23 @@ async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> R
         required_limits: limits.clone(),
         ..Default::default()
     };
-    let (device, queue) = adapter
-        .request_device(&desc)
-        .await
-        .map_err(|e| Error::Backend(format!("could not open GPU device {index} ({}): {e}", info.name)))?;
+    let mut with_coop = None;
+    if let Some(features) = if min_spec { None } else { coop_features(&adapter) } {
+        let coop_desc = wgpu::DeviceDescriptor {
+            required_features: features,
+            experimental_features: experimental(),
+            ..desc.clone()
+        };
+        with_coop = adapter.request_device(&coop_desc).await.ok();
+    }
+    let coop = with_coop.is_some();
+    let (device, queue) = match with_coop {
+        Some(opened) => opened,
+        None => adapter
+            .request_device(&desc)
+            .await
+            .map_err(|e| Error::Backend(format!("could not open GPU device {index} ({}): {e}", info.name)))?,
+    };
     let stray_error: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
     let sink = stray_error.clone();
     device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
@@ -101,7 +117,33 @@ async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> R
         let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
         s.get_or_insert_with(|| format!("GPU device lost ({reason:?}): {msg}"));
     });
-    Ok(Opened { device, queue, info, limits, stray_error })
+    Ok(Opened { device, queue, info, limits, coop, stray_error })
+}
+
+/// The features the cooperative-matrix pipeline (shaders/matmul_coop.wgsl) needs, where the adapter has them all:
+/// a subgroup-scope 16x16x16 configuration with f16 inputs and an f32 accumulator, and f16 in shaders; and
+/// subgroups of exactly 32, since its workgroup of 32 must be one whole subgroup. wgpu offers cooperative matrices
+/// natively only, and the floor asks for no optional feature, so neither a browser nor the floor runs that pipeline.
+fn coop_features(adapter: &wgpu::Adapter) -> Option<wgpu::Features> {
+    let features = wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX | wgpu::Features::SHADER_F16;
+    let info = adapter.get_info();
+    let subgroup = (info.subgroup_min_size, info.subgroup_max_size) == (32, 32);
+    let config = |p: &wgpu::CooperativeMatrixProperties| {
+        (p.m_size, p.n_size, p.k_size) == (16, 16, 16)
+            && p.ab_type == wgpu::CooperativeScalarType::F16
+            && p.cr_type == wgpu::CooperativeScalarType::F32
+    };
+    (subgroup && adapter.features().contains(features) && adapter.cooperative_matrix_properties().iter().any(config))
+        .then_some(features)
+}
+
+/// Permission to request an EXPERIMENTAL feature. wgpu marks it unsafe because its implementation of such features
+/// may still have bugs that reach undefined behaviour; cooperative matrices are the only one requested, and the
+/// pipeline that uses them is checked against the CPU oracle like every other (tests/tests/matmul_pipelines.rs).
+#[allow(unsafe_code)]
+fn experimental() -> wgpu::ExperimentalFeatures {
+    // SAFETY: see above; wgpu states no further precondition for enabling experimental features.
+    unsafe { wgpu::ExperimentalFeatures::enabled() }
 }
 
 /// Block on a future that wgpu resolves without polling (adapter and device requests on native).

@@ -53,6 +53,8 @@ pub struct VulkanBackend {
     stray_error: Arc<Mutex<Option<String>>>,
     /// Work recorded by `run` and not yet submitted; a readback appends its copy and submits both at once.
     pending: Mutex<Option<wgpu::CommandEncoder>>,
+    /// Whether the device runs the cooperative-matrix matmul pipeline (device::coop_features).
+    coop: bool,
     /// The matmul pipeline every product runs on instead of the selector's choice (tests and benchmarks set it).
     matmul_forced: Mutex<Option<MatmulPipeline>>,
     /// In a browser, the error scopes of batches run since the last readback: `run` cannot wait for them, so the
@@ -97,6 +99,7 @@ impl VulkanBackend {
             device: o.device,
             queue: o.queue,
             limits: o.limits,
+            coop: o.coop,
             pipelines: Pipelines::default(),
             pool: Arc::new(Pool::default()),
             stray_error: o.stray_error,
@@ -111,6 +114,11 @@ impl VulkanBackend {
     /// at shapes the selector would send elsewhere, and for benchmarks comparing them.
     pub fn force_matmul(&self, pipeline: Option<MatmulPipeline>) {
         *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner()) = pipeline;
+    }
+
+    /// Whether float16 products can run on the cooperative-matrix pipeline here.
+    pub fn has_coop_matmul(&self) -> bool {
+        self.coop
     }
 
     /// Forget pooled buffers (tests vary pool state with it).
@@ -169,7 +177,7 @@ impl VulkanBackend {
             Op::ArgSort { descending } => sort::argsort(k, *descending),
             Op::Scan(op) => scan::scan(k, *op),
             Op::Reduce { op, axes } => reduce::reduce(k, *op, *axes),
-            Op::Matmul => matmul::matmul(k, *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner())),
+            Op::Matmul => matmul::matmul(k, self.coop, *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner())),
             Op::Data(_) | Op::Transfer => Err(Error::Backend("uploads are not kernels".into())),
         }
     }

@@ -1,9 +1,12 @@
-//! Matmul: five WGSL pipelines (shaders/matmul*.wgsl) and the selector that picks one from the product's shape.
+//! Matmul: six WGSL pipelines (shaders/matmul*.wgsl) and the selector that picks one from the product's shape,
+//! its dtype and the device's features.
 //! Every pipeline reads its inputs through their strides (transposed and broadcast inputs need no copy) and sums each
 //! output's K products in a fixed order, so a shape always gives the same bytes on a device; docs/matmul.md has the
 //! selector's table and the reasons for its thresholds.
 
 use vkml_core::backend::Kernel;
+use vkml_core::base::dtype::DType;
+use vkml_core::base::view::View;
 use vkml_core::util::error::{Error, Result};
 
 use crate::dispatch::{grid, slots_grid, Dispatch};
@@ -31,6 +34,12 @@ const SPLITK_MAX_OUT: usize = 128 * 128;
 /// the 16x16 tiles 14.0; at 512³ it trails them, 1.01 against 0.91).
 const TILE: usize = 64;
 const TILED_MIN_OUT: usize = 1 << 20;
+/// The cooperative-matrix pipeline's output tile (2x2 hardware 16x16 tiles), and the step its m, n and K must be
+/// multiples of: it loads and stores whole 16x16 tiles straight from and to the buffers (shaders/matmul_coop.wgsl).
+const COOP_TILE: usize = 32;
+const COOP_STEP: usize = 16;
+/// Cooperative loads need 16-byte aligned rows: offsets and strides in multiples of 8 halves.
+const COOP_ALIGN: isize = 8;
 
 /// A matmul pipeline; each is one shader family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,11 +54,14 @@ pub enum Pipeline {
     Tiled,
     /// 16x16 output tiles, batch in the grid's z: the general case.
     Batched,
+    /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 32x32
+    /// output tiles; only on devices that offer them, never on the floor or in a browser.
+    Coop,
 }
 
 impl Pipeline {
-    pub const ALL: [Pipeline; 5] =
-        [Pipeline::Gemv, Pipeline::Small, Pipeline::SplitK, Pipeline::Tiled, Pipeline::Batched];
+    pub const ALL: [Pipeline; 6] =
+        [Pipeline::Gemv, Pipeline::Small, Pipeline::SplitK, Pipeline::Tiled, Pipeline::Batched, Pipeline::Coop];
 
     /// The pipeline's short name (docs/matmul.md, the benchmark's rows).
     pub fn name(self) -> &'static str {
@@ -59,6 +71,7 @@ impl Pipeline {
             Pipeline::SplitK => "splitk",
             Pipeline::Tiled => "tiled",
             Pipeline::Batched => "batched",
+            Pipeline::Coop => "coop",
         }
     }
 
@@ -73,6 +86,7 @@ impl Pipeline {
             Pipeline::SplitK => "matmul_splitk",
             Pipeline::Tiled => "matmul_tiled",
             Pipeline::Batched => "matmul",
+            Pipeline::Coop => "matmul_coop",
         }
     }
 
@@ -91,13 +105,16 @@ impl Pipeline {
             Pipeline::SplitK => tiled(4),
             Pipeline::Tiled => tiled(TILE),
             Pipeline::Batched => tiled(16),
+            Pipeline::Coop => tiled(COOP_TILE),
         }
     }
 }
 
-/// The pipeline for `batch` products of (m x k) @ (k x n). Pipelines whose grid would exceed the floor's limits
-/// are passed over; `Small` takes any size up to 2^32 outputs.
-pub fn select(m: usize, n: usize, k: usize, batch: usize) -> Pipeline {
+/// The pipeline for `batch` products of (m x k) @ (k x n); `coop` says both inputs are float16 on a device with
+/// cooperative matrices in a layout that pipeline takes, which then gets every product with two matrix sides beyond
+/// the small pipeline's and the long-K gemv's.
+/// Pipelines whose grid would exceed the floor's limits are passed over; `Small` takes any size up to 2^32 outputs.
+pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool) -> Pipeline {
     let outputs = batch * m * n;
     let pick = if m == 1 || n == 1 {
         if k >= GEMV_MIN_K {
@@ -109,6 +126,8 @@ pub fn select(m: usize, n: usize, k: usize, batch: usize) -> Pipeline {
         Pipeline::Small
     } else if k >= LONG_K && outputs <= GEMV_MAX_OUT {
         Pipeline::Gemv
+    } else if coop {
+        Pipeline::Coop
     } else if k >= SPLITK_MIN_K && outputs <= SPLITK_MAX_OUT {
         Pipeline::SplitK
     } else if m >= TILE && n >= TILE && outputs >= TILED_MIN_OUT {
@@ -123,8 +142,30 @@ pub fn select(m: usize, n: usize, k: usize, batch: usize) -> Pipeline {
     }
 }
 
-/// The dispatch of matmul kernel `k` on the pipeline `forced` names, else the selector's.
-pub fn matmul(k: &Kernel, forced: Option<Pipeline>) -> Result<Dispatch> {
+/// How the cooperative-matrix pipeline loads an operand (its layout flag: 0 row-major, else column-major; bit 0 for
+/// a, bit 1 for b), or None where it cannot: a unit stride on one matrix side, the other side's stride aligned and
+/// at least a tile wide, batch strides and the offset aligned.
+fn coop_layout(v: &View, is_b: bool) -> Option<u32> {
+    let nd = v.shape.len();
+    let (outer, inner) = (v.strides[nd - 2], v.strides[nd - 1]);
+    let aligned = |s: isize| s >= 0 && s % COOP_ALIGN == 0;
+    let wide = |s: isize| aligned(s) && s >= COOP_STEP as isize;
+    if !(v.strides[..nd - 2].iter().all(|&s| aligned(s)) && aligned(v.offset as isize)) {
+        return None;
+    }
+    let col_major = if inner == 1 && wide(outer) {
+        false
+    } else if outer == 1 && wide(inner) {
+        true
+    } else {
+        return None;
+    };
+    Some(u32::from(col_major) << u32::from(is_b))
+}
+
+/// The dispatch of matmul kernel `k` on the pipeline `forced` names, else the selector's; `coop` says the device
+/// runs the cooperative-matrix pipeline.
+pub fn matmul(k: &Kernel, coop: bool, forced: Option<Pipeline>) -> Result<Dispatch> {
     let (a, b) = match k.args.as_slice() {
         [a, b] => (a, b),
         _ => return Err(Error::Backend("matmul needs two inputs".into())),
@@ -133,7 +174,30 @@ pub fn matmul(k: &Kernel, forced: Option<Pipeline>) -> Result<Dispatch> {
     let (m, n) = (k.shape[nd - 2], k.shape[nd - 1]);
     let kk = a.view.shape[nd - 1];
     let batch: usize = k.shape[..nd - 2].iter().product();
-    let pipeline = forced.unwrap_or_else(|| select(m, n, kk, batch));
+    let halves = a.buffer.dtype == DType::F16 && b.buffer.dtype == DType::F16;
+    let fits = coop && halves && [m, n, kk].iter().all(|d| d % COOP_STEP == 0);
+    let layout = (coop_layout(&a.view, false), coop_layout(&b.view, true));
+    let flags = match layout {
+        (Some(fa), Some(fb)) if fits => Some(fa | fb),
+        _ => None,
+    };
+    let pipeline = forced.unwrap_or_else(|| select(m, n, kk, batch, flags.is_some()));
+    if pipeline == Pipeline::Coop && flags.is_none() {
+        return Err(Error::Unsupported(if !coop {
+            "this device offers no cooperative-matrix matmul pipeline (it needs 16x16x16 f16 matrix units through \
+             wgpu's EXPERIMENTAL_COOPERATIVE_MATRIX, f16 in shaders and 32-wide subgroups)"
+                .to_string()
+        } else if !halves {
+            "the cooperative-matrix matmul pipeline takes float16 inputs only".to_string()
+        } else {
+            format!(
+                "the cooperative-matrix matmul pipeline needs m, n and K multiples of 16, and each operand with a unit \
+                 stride on one side, the other side's stride and the offset multiples of 8 (got {m}x{kk} @ {kk}x{n}, \
+                 strides {:?} and {:?}, offsets {} and {})",
+                a.view.strides, b.view.strides, a.view.offset, b.view.offset
+            )
+        }));
+    }
     let groups = pipeline.groups(batch, m, n).ok_or_else(|| {
         Error::Unsupported(format!(
             "matmul of {batch} batches of {m}x{n} outputs exceeds the dispatch limits of the {pipeline:?} pipeline \
@@ -145,6 +209,6 @@ pub fn matmul(k: &Kernel, forced: Option<Pipeline>) -> Result<Dispatch> {
     meta.set_input(0, a.buffer.dtype, &a.view)?;
     meta.set_input(1, b.buffer.dtype, &b.view)?;
     meta.n = to_u32(batch * m * n)?;
-    meta.extra = [to_u32(m)?, to_u32(n)?, to_u32(kk)?, 0];
+    meta.extra = [to_u32(m)?, to_u32(n)?, to_u32(kk)?, flags.unwrap_or(0)];
     Ok(Dispatch { family: pipeline.family(), meta, inputs: vec![a.buffer.clone(), b.buffer.clone()], groups })
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// Every kernel family and its WGSL.
-pub const FAMILIES: [(&str, &str); 16] = [
+pub const FAMILIES: [(&str, &str); 17] = [
     ("create", include_str!(concat!(env!("OUT_DIR"), "/create.wgsl"))),
     ("unary", include_str!(concat!(env!("OUT_DIR"), "/unary.wgsl"))),
     ("binary", include_str!(concat!(env!("OUT_DIR"), "/binary.wgsl"))),
@@ -19,6 +19,7 @@ pub const FAMILIES: [(&str, &str); 16] = [
     ("matmul_small", include_str!(concat!(env!("OUT_DIR"), "/matmul_small.wgsl"))),
     ("matmul_splitk", include_str!(concat!(env!("OUT_DIR"), "/matmul_splitk.wgsl"))),
     ("matmul_tiled", include_str!(concat!(env!("OUT_DIR"), "/matmul_tiled.wgsl"))),
+    ("matmul_coop", include_str!(concat!(env!("OUT_DIR"), "/matmul_coop.wgsl"))),
     ("index", include_str!(concat!(env!("OUT_DIR"), "/index.wgsl"))),
     ("sort", include_str!(concat!(env!("OUT_DIR"), "/sort.wgsl"))),
     ("scan", include_str!(concat!(env!("OUT_DIR"), "/scan.wgsl"))),

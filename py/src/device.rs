@@ -106,10 +106,18 @@ pub fn _force_matmul(name: Option<&str>) -> PyResult<()> {
     Ok(())
 }
 
-/// The pipeline the selector picks for `batch` products of (m x k) @ (k x n) on Vulkan.
+/// The pipeline the selector picks for `batch` products of (m x k) @ (k x n) on Vulkan; `coop`: float16 operands on
+/// a device with cooperative matrices.
 #[pyfunction]
-pub fn _matmul_pipeline(m: usize, n: usize, k: usize, batch: usize) -> &'static str {
-    select_matmul(m, n, k, batch).name()
+#[pyo3(signature = (m, n, k, batch, coop = false))]
+pub fn _matmul_pipeline(m: usize, n: usize, k: usize, batch: usize, coop: bool) -> &'static str {
+    select_matmul(m, n, k, batch, coop).name()
+}
+
+/// Whether any opened Vulkan device runs the cooperative-matrix matmul pipeline.
+#[pyfunction]
+pub fn _has_coop_matmul() -> bool {
+    OPENED.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|b| b.has_coop_matmul())
 }
 
 /// The CPU and every opened Vulkan device.

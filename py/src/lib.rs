@@ -425,6 +425,7 @@ fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(device::init_vulkan, m)?)?;
     m.add_function(wrap_pyfunction!(device::_force_matmul, m)?)?;
     m.add_function(wrap_pyfunction!(device::_matmul_pipeline, m)?)?;
+    m.add_function(wrap_pyfunction!(device::_has_coop_matmul, m)?)?;
     m.add_function(wrap_pyfunction!(device::devices, m)?)?;
     m.add_function(wrap_pyfunction!(device::best_device, m)?)?;
     Ok(())

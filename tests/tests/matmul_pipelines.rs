@@ -1,11 +1,14 @@
 //! Each matmul pipeline, forced, against the CPU oracle at its tile edges (sizes not multiples of its tile, K = 1,
 //! K = 0, empty outputs, many tiles), with transposed and batch-broadcast inputs read in place; long-K integer
 //! products that every order sums exactly, so a race between tile loads shows as a wrong bit; and the selector's
-//! choices. One test in this binary: the pipeline is forced on the shared devices, so nothing else may run beside it.
+//! choices. The cooperative-matrix pipeline runs the same checks on float16 operands where a device offers it, and
+//! must refuse elsewhere. One test in this binary: the pipeline is forced on the shared devices, so nothing else may
+//! run beside it.
 
 use vkml_backend_vulkan::{select_matmul, MatmulPipeline};
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
+use vkml_core::base::dtype::DType;
 use vkml_core::Result;
 use vkml_tests::{check, check_terms, devices, from_f32, matmul_operands, random_f32, Gen};
 
@@ -34,57 +37,144 @@ fn force(p: Option<MatmulPipeline>) {
     }
 }
 
-fn each_layout(seed: u64, (m, kk, n, batch): (usize, usize, usize, usize)) -> Result<()> {
-    let mk = move |g: &mut Gen, dev: DeviceId| matmul_operands(g, dev, batch, m, kk, n);
+/// The pipelines that take float32 operands: all but the cooperative-matrix one.
+fn f32_pipelines() -> impl Iterator<Item = MatmulPipeline> {
+    MatmulPipeline::ALL.into_iter().filter(|p| *p != MatmulPipeline::Coop)
+}
+
+/// The operands of `matmul_operands` in `dtype`, converted under a's transpose so that float16 ones are read through
+/// the same views (c is contiguous, transposed at its use); products run in the accumulation dtype (f32) so that the
+/// contract sees no final rounding.
+fn operands(
+    g: &mut Gen,
+    dev: DeviceId,
+    dtype: DType,
+    (m, kk, n, batch): (usize, usize, usize, usize),
+) -> Result<Vec<Tensor>> {
+    let t = matmul_operands(g, dev, batch, m, kk, n)?;
+    let a = t[0].transpose(1, 2)?.to_dtype(dtype)?.transpose(1, 2)?;
+    Ok(vec![a, t[1].to_dtype(dtype)?, t[2].to_dtype(dtype)?])
+}
+
+fn each_layout(seed: u64, dtype: DType, shape: (usize, usize, usize, usize)) -> Result<()> {
+    let mk = move |g: &mut Gen, dev: DeviceId| operands(g, dev, dtype, shape);
     // The contract's bound over K terms in [-1, 1): a pipeline that drops or repeats a term fails it.
-    let k = Some(kk);
-    check_terms("matmul", k, seed, mk, |t| t[0].matmul(&t[1]))?;
-    check_terms("matmul", k, seed, mk, |t| t[0].matmul(&t[2].transpose(1, 2)?))?;
-    check_terms("matmul", k, seed, mk, |t| t[0].contiguous()?.matmul(&t[1]))
+    let k = Some(shape.1);
+    check_terms("matmul", k, seed, mk, |t| t[0].matmul_acc(&t[1]))?;
+    check_terms("matmul", k, seed, mk, |t| t[0].matmul_acc(&t[2].transpose(1, 2)?))?;
+    check_terms("matmul", k, seed, mk, |t| t[0].contiguous()?.matmul_acc(&t[1]))
 }
 
 /// Small integers: every product and partial sum is exact in f32, so each pipeline must give the oracle's bits
 /// whatever its order ("matmul_exact" is not in the op table, so `check` compares bits). Long K runs many tiles
 /// through workgroup memory; a missing barrier lets one tile's loads overwrite another's reads.
-fn exact(seed: u64, m: usize, kk: usize, n: usize) -> Result<()> {
+fn exact(seed: u64, dtype: DType, m: usize, kk: usize, n: usize) -> Result<()> {
     let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
         let ints = |g: &mut Gen, len: usize| -> Vec<f32> { (0..len).map(|_| g.below(9) as f32 - 4.0).collect() };
-        Ok(vec![from_f32(&ints(g, m * kk), &[m, kk], dev)?, from_f32(&ints(g, kk * n), &[kk, n], dev)?])
+        let a = from_f32(&ints(g, m * kk), &[m, kk], dev)?.to_dtype(dtype)?;
+        Ok(vec![a, from_f32(&ints(g, kk * n), &[kk, n], dev)?.to_dtype(dtype)?])
     };
-    check("matmul_exact", seed, mk, |t| t[0].matmul(&t[1]))
+    check("matmul_exact", seed, mk, |t| t[0].matmul_acc(&t[1]))
 }
 
 /// An infinity and a NaN in some rows of a and columns of b: they must reach exactly the outputs of their row or
 /// column (a pipeline that reads past a row's K, or past the matrix, into padding multiplies them by zero: NaN).
-fn specials_stay_put(seed: u64, m: usize, kk: usize, n: usize) -> Result<()> {
+fn specials_stay_put(seed: u64, dtype: DType, m: usize, kk: usize, n: usize) -> Result<()> {
     let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
         let mut a: Vec<f32> = (0..m * kk).map(|_| g.uniform(-1.0, 1.0)).collect();
         let mut b: Vec<f32> = (0..kk * n).map(|_| g.uniform(-1.0, 1.0)).collect();
         a[kk + kk / 2] = f32::INFINITY; // row 1
         a[(m - 1) * kk] = f32::NAN; // the last row's first term
         b[n - 1] = f32::NEG_INFINITY; // the last column's first term
-        Ok(vec![from_f32(&a, &[m, kk], dev)?, from_f32(&b, &[kk, n], dev)?])
+        Ok(vec![from_f32(&a, &[m, kk], dev)?.to_dtype(dtype)?, from_f32(&b, &[kk, n], dev)?.to_dtype(dtype)?])
     };
-    check_terms("matmul", Some(kk), seed, mk, |t| t[0].matmul(&t[1]))
+    check_terms("matmul", Some(kk), seed, mk, |t| t[0].matmul_acc(&t[1]))
+}
+
+/// Every check of one pipeline over operands of `dtype`.
+fn all_checks(dtype: DType) -> Result<()> {
+    for (i, shape) in SHAPES.into_iter().enumerate() {
+        each_layout(i as u64, dtype, shape)?;
+    }
+    for (i, (m, kk, n)) in [(67, 2100, 70), (3, 4099, 130), (1, 5000, 9)].into_iter().enumerate() {
+        exact(40 + i as u64, dtype, m, kk, n)?;
+    }
+    for (i, (m, kk, n)) in [(5, 19, 6), (66, 21, 67), (3, 1030, 5)].into_iter().enumerate() {
+        specials_stay_put(50 + i as u64, dtype, m, kk, n)?;
+    }
+    Ok(())
+}
+
+/// (m, k, n, batch) that the cooperative-matrix pipeline takes (multiples of 16): one quarter of its 32x32 tile,
+/// whole tiles, tiles whose right or lower half lies outside, K = 0, and several batches.
+const COOP_SHAPES: [(usize, usize, usize, usize); 7] = [
+    (16, 16, 16, 1),
+    (32, 32, 32, 1),
+    (48, 16, 80, 2),
+    (16, 48, 32, 3),
+    (96, 64, 64, 2),
+    (64, 0, 32, 1),
+    (32, 528, 48, 1),
+];
+
+/// Float16 products on the cooperative-matrix pipeline, forced on the devices that have it (elsewhere the
+/// selector's pipeline runs the same checks), through row-major, transposed (column-major) and batch-broadcast
+/// operands; shapes and layouts it cannot take are refused with the reason, and the selector passes them over.
+fn coop_pipeline() -> Result<()> {
+    let gpus = &devices().gpus;
+    let coop = |on: bool| {
+        for (_, gpu) in gpus {
+            gpu.force_matmul((on && gpu.has_coop_matmul()).then_some(MatmulPipeline::Coop));
+        }
+    };
+    coop(true);
+    for (i, shape) in COOP_SHAPES.into_iter().enumerate() {
+        each_layout(80 + i as u64, DType::F16, shape)?;
+    }
+    exact(90, DType::F16, 48, 2048, 64)?;
+    specials_stay_put(91, DType::F16, 32, 64, 48)?;
+    // Float16 shapes and layouts it cannot take run elsewhere under the selector; forced, they are refused.
+    coop(false);
+    all_checks(DType::F16)?;
+    force(Some(MatmulPipeline::Coop));
+    for (dev, gpu) in gpus {
+        let g = &mut Gen(3);
+        let run = |x: &Tensor, y: &Tensor| x.matmul(y).and_then(|c| vkml_tests::bytes(&c)).err().map(|e| e.to_string());
+        let a = random_f32(g, &[32, 48], -1.0, 1.0, *dev)?;
+        let h = a.to_dtype(DType::F16)?;
+        let cases = [
+            (run(&a, &a.t()?), "float16 inputs only"),
+            (run(&h.narrow(1, 0, 40)?, &h.narrow(1, 0, 40)?.t()?), "multiples of 16"),
+            (run(&h.narrow(1, 1, 32)?, &h.narrow(0, 0, 32)?), "offsets 1 and 0"),
+        ];
+        for (err, why) in cases {
+            let err = err.unwrap_or_default();
+            let want = if gpu.has_coop_matmul() { why } else { "offers no cooperative-matrix" };
+            assert!(err.contains(want), "forced cooperative-matrix pipeline on {dev:?}: {err:?}, want {want:?}");
+        }
+        let ok = run(&h, &h.t()?);
+        assert_eq!(ok.is_none(), gpu.has_coop_matmul(), "a 32x48 @ 48x32 float16 product on {dev:?}: {ok:?}");
+    }
+    force(None);
+    // The selector takes it for float16 products of two matrix sides in a layout it takes, and only then.
+    assert_eq!(select_matmul(64, 64, 64, 1, true), MatmulPipeline::Coop);
+    assert_eq!(select_matmul(64, 64, 64, 1, false), MatmulPipeline::Batched);
+    assert_eq!(select_matmul(1, 4096, 4096, 1, true), MatmulPipeline::Gemv);
+    assert_eq!(select_matmul(32, 32, 8192, 1, true), MatmulPipeline::Gemv);
+    assert_eq!(select_matmul(16, 16, 16, 2, true), MatmulPipeline::Small);
+    Ok(())
 }
 
 #[test]
 fn matmul_pipelines_at_tile_edges() -> Result<()> {
-    for p in MatmulPipeline::ALL {
+    for p in f32_pipelines() {
         force(Some(p));
-        for (i, shape) in SHAPES.into_iter().enumerate() {
-            each_layout(i as u64, shape)?;
-        }
-        for (i, (m, kk, n)) in [(67, 2100, 70), (3, 4099, 130), (1, 5000, 9)].into_iter().enumerate() {
-            exact(40 + i as u64, m, kk, n)?;
-        }
-        for (i, (m, kk, n)) in [(5, 19, 6), (66, 21, 67), (3, 1030, 5)].into_iter().enumerate() {
-            specials_stay_put(50 + i as u64, m, kk, n)?;
-        }
+        all_checks(DType::F32)?;
     }
+    coop_pipeline()?;
     // More outputs than one grid row holds (65,535 workgroups): gemv's second row of workgroups.
     force(Some(MatmulPipeline::Gemv));
-    each_layout(70, (1, 2, 70_001, 1))?;
+    each_layout(70, DType::F32, (1, 2, 70_001, 1))?;
     force(None);
     // The selector's choices, and its way around the floor's grid limits: 70,000 batches exceed the z dimension
     // of every tiled pipeline, so the selector takes the flat one, which has no batch limit.
@@ -105,9 +195,9 @@ fn matmul_pipelines_at_tile_edges() -> Result<()> {
         ((2, 3, 2, 70_000), MatmulPipeline::Small),
     ];
     for ((m, kk, n, batch), want) in cases {
-        assert_eq!(select_matmul(m, n, kk, batch), want, "selector for {m}x{kk} @ {kk}x{n}, batch {batch}");
+        assert_eq!(select_matmul(m, n, kk, batch, false), want, "selector for {m}x{kk} @ {kk}x{n}, batch {batch}");
     }
-    each_layout(60, (2, 3, 2, 70_000))?;
+    each_layout(60, DType::F32, (2, 3, 2, 70_000))?;
     // A forced pipeline past its grid limit is an error naming it, not a wrong answer.
     force(Some(MatmulPipeline::Batched));
     let g = &mut Gen(1);
