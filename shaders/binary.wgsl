@@ -68,6 +68,34 @@ fn powi(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
     return r;
 }
 
+// Truncated int64 division: (quotient, remainder), the remainder with the dividend's sign, wrapping at MIN / -1 as
+// two's complement does (the magnitudes' unsigned long division, bit by bit). A zero divisor never arrives (the
+// graph raises torch's ZeroDivisionError) and gives zeros.
+fn divmod64(x: vec2<u32>, y: vec2<u32>) -> array<vec2<u32>, 2> {
+    if ((y.x | y.y) == 0u) {
+        return array<vec2<u32>, 2>(vec2<u32>(0u), vec2<u32>(0u));
+    }
+    let nx = is_neg64(x);
+    let ny = is_neg64(y);
+    let ux = select(x, neg64(x), nx);
+    let uy = select(y, neg64(y), ny);
+    var q = vec2<u32>(0u);
+    var r = vec2<u32>(0u);
+    for (var i = 63i; i >= 0; i = i - 1) {
+        let bit = select(ux.x >> u32(i), ux.y >> u32(i - 32), i >= 32) & 1u;
+        r = vec2<u32>((r.x << 1u) | bit, (r.y << 1u) | (r.x >> 31u));
+        if (r.y > uy.y || (r.y == uy.y && r.x >= uy.x)) {
+            r = add64(r, neg64(uy));
+            if (i >= 32) {
+                q.y = q.y | (1u << u32(i - 32));
+            } else {
+                q.x = q.x | (1u << u32(i));
+            }
+        }
+    }
+    return array<vec2<u32>, 2>(select(q, neg64(q), nx != ny), select(r, neg64(r), nx));
+}
+
 fn value_i(e: u32) -> vec2<u32> {
     let x = a_i64(e);
     let y = b_i64(e);
@@ -75,7 +103,8 @@ fn value_i(e: u32) -> vec2<u32> {
     switch info.op {
         case 0u: { return add64(x, y); }
         case 1u: { return mul64(x, y); }
-        // 2 (true division) always computes in float.
+        case 2u: { return divmod64(x, y)[0]; }
+        case 14u: { return divmod64(x, y)[1]; }
         case 3u: { return select(x, y, c < 0); }
         case 4u: { return b2i(c == 0); }
         case 5u: { return b2i(c != 0); }

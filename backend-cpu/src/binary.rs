@@ -78,8 +78,13 @@ fn i64_op(op: BinaryOp, a: i64, b: i64) -> i64 {
     match op {
         BinaryOp::Add => a.wrapping_add(b),
         BinaryOp::Mul => a.wrapping_mul(b),
-        // True division always computes in float (the graph casts); kept total for safety.
-        BinaryOp::Div => a.checked_div(b).unwrap_or(0),
+        // Truncated division and remainder (true division computes in float: the graph casts), wrapping at
+        // MIN / -1 as torch does; a zero divisor never arrives (the graph raises torch's ZeroDivisionError), and
+        // gives 0 here so that the kernel stays total.
+        BinaryOp::Div if b == 0 => 0,
+        BinaryOp::Div => a.wrapping_div(b),
+        BinaryOp::Fmod if b == 0 => 0,
+        BinaryOp::Fmod => a.wrapping_rem(b),
         BinaryOp::Maximum => a.max(b),
         BinaryOp::Minimum => a.min(b),
         BinaryOp::BitAnd => a & b,
@@ -87,7 +92,7 @@ fn i64_op(op: BinaryOp, a: i64, b: i64) -> i64 {
         BinaryOp::BitXor => a ^ b,
         BinaryOp::Pow => powi(a, b),
         // Float-only ops: the graph refuses integers before they reach a kernel.
-        BinaryOp::Fmod | BinaryOp::Atan2 | BinaryOp::CopySign => 0,
+        BinaryOp::Atan2 | BinaryOp::CopySign => 0,
         other => cmp(other, a, b).map_or(0, |c| c as i64),
     }
 }

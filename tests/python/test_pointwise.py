@@ -3,8 +3,9 @@ addcmul, addcdiv) against torch on every device, input class and dtype, forward 
 
 import numpy as np
 import pytest
+import vkml
 from gradcheck import check_grad, grad_case
-from helpers import case, check_op, error, matrix
+from helpers import as_tuple, case, check_op, error, matrix
 
 BINARY = {
     "fmod": lambda a, b: a.fmod(b),
@@ -22,9 +23,16 @@ TERNARY = {
 }
 
 
+DIVISIONS = ("fmod", "remainder", "floor_divide", "div_trunc")
+
+
 @pytest.mark.parametrize(("op", "cls", "dtype"), matrix(BINARY))
 def test_binary_matrix(op, cls, dtype, device):
-    check_op(op, [(5, 7), (5, 7)], BINARY[op], device, cls, dtype)
+    # Integer division by zero raises (ZeroDivisionError, on both sides): keep integer divisors from zero so that the
+    # cell checks values (the signed grid below and test_integer_division_errors cover signs and the error).
+    ints = not all(d.startswith("float") for d in as_tuple(dtype))
+    domain = "positive" if op in DIVISIONS and ints else "normal"
+    check_op(op, [(5, 7), (5, 7)], BINARY[op], device, cls, dtype, domain=domain)
 
 
 @pytest.mark.parametrize(("op", "cls", "dtype"), matrix(TERNARY))
@@ -46,8 +54,16 @@ GA, GB = (v.ravel() for v in np.meshgrid(GRID_A, GRID_B))
 SUBNORMAL = [(v != 0) & (np.abs(v) < 1.2e-38) for v in (A.ravel(), B.ravel())]
 ORDINARY = np.isfinite(B.ravel()) & ~SUBNORMAL[0] & ~SUBNORMAL[1]
 
+
 def TRUNC2(a):
     return a.div(2, rounding_mode="trunc")
+
+
+# Integers: every sign pair, remainders of 0 and of either sign, a divisor larger than the dividend, the int64 extremes
+# (MIN // -1 wraps to MIN, as torch's does; torch's own MIN % -1 traps, so that pair is checked without torch below).
+INT_A, INT_B = (v.ravel() for v in np.meshgrid(np.arange(-9, 10), np.array([-7, -4, -3, -2, -1, 1, 2, 3, 5, 11])))
+BIG = np.array([2**62 + 7, -(2**62) - 7, 2**63 - 1, -(2**63), -(2**63), 12345678901234], np.int64)
+BIG_D = np.array([3, -5, 2**62, -1, 7, -(2**31)], np.int64)
 
 
 CASES = [
@@ -65,6 +81,12 @@ CASES = [
     case("div_trunc", [(4, 5)], lambda a, lib: lib.div(a, -0.3, rounding_mode="trunc")),
     case("div_trunc", [np.array([7.0, -7.0, 0.5, -0.5, -0.0, 6.0, np.inf, 1.0])], TRUNC2),
     case("floor_divide", [(4, 5)], lambda a, lib: lib.floor_divide(a, -2.0)),
+    *[case(op, [INT_A.astype(dt), INT_B.astype(dt)], BINARY[op]) for op in DIVISIONS for dt in ("int64", "int32")],
+    *[case(op, [BIG, BIG_D], BINARY[op]) for op in ("floor_divide", "div_trunc")],
+    *[case(op, [BIG[:4], BIG_D[:4]], BINARY[op]) for op in ("fmod", "remainder")],
+    case("remainder", [INT_A], lambda a: a % -3),
+    case("floor_divide", [INT_A.astype("int32")], lambda a: a // 4),
+    case("remainder", [INT_B], lambda b: 7 % b),
     case("atan2", [(4, 5)], lambda a: a.arctan2(a.flip(0))),
     case("copysign", [(4, 5)], lambda a: a.copysign(-1.0)),
     case("hypot", [np.array([3e38, 1e-40, 0.0, 3.0]), np.array([3e38, 1e-40, 0.0, 4.0])], BINARY["hypot"]),
@@ -95,6 +117,26 @@ ERRORS = [
 @pytest.mark.parametrize("c", ERRORS)
 def test_error(c, device):
     c.run(device)
+
+
+@pytest.mark.parametrize("op", DIVISIONS)
+def test_integer_division_errors(op, device):
+    """torch's CPU raises for an integer zero divisor, a tensor's or a scalar's, and refuses bool operands."""
+    a = vkml.tensor(np.array([5, -3, 7]), device=device)
+    for b in (vkml.tensor(np.array([1, 0, 2]), device=device), 0):
+        with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+            BINARY[op](a, b)
+    t = vkml.tensor(np.array([True, False]), device=device)
+    with pytest.raises(NotImplementedError, match="bool"):
+        BINARY[op](t, t)
+
+
+def test_int64_min_by_minus_one(device):
+    """MIN // -1 and MIN % -1 wrap as two's complement (torch's floor_divide gives MIN; its CPU remainder traps)."""
+    a = vkml.tensor(np.array([-(2**63)]), device=device)
+    assert (a // -1).numpy().tolist() == [-(2**63)]
+    assert (a % -1).numpy().tolist() == [0]
+    assert vkml.fmod(a, -1).numpy().tolist() == [0]
 
 
 GRADS = {

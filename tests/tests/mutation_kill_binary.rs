@@ -1,7 +1,8 @@
 //! Mutation-kill tests for the binary and where families (shaders/binary.wgsl, where.wgsl, special.wgsl.in's fmod and
 //! atan2, pow.wgsl.in, elementwise.wgsl.in, common.wgsl's int64 arithmetic, backend-cpu/src/binary.rs): every BinaryOp over the
-//! outer product of edge values, random bit patterns, and integers of every magnitude.
+//! outer product of edge values, random bit patterns, and integers of every magnitude (integer division included).
 
+use vkml_core::api::division::{floor_divide, fmod, remainder, trunc_divide};
 use vkml_core::api::elementwise::{binary, where_};
 use vkml_core::api::promote::Operand;
 use vkml_core::api::Tensor;
@@ -163,6 +164,27 @@ fn binary_integer_ops_of_every_magnitude() -> Result<()> {
                 continue;
             }
             check(Op::Binary(op).name(), 3, mk, |t| apply(t, op))?;
+        }
+    }
+    Ok(())
+}
+
+/// The integer division family over every pair of magnitudes: the int64 long division (signs, MIN / -1 wrapping,
+/// quotients of one bit and of 63) and its fix-ups. Zero divisors are left out: the graph refuses them before any
+/// kernel runs, as torch's CPU does.
+#[test]
+fn binary_integer_division_of_every_magnitude() -> Result<()> {
+    type Division = fn(&Operand, &Operand) -> Result<Tensor>;
+    let ops: [(&str, Division); 4] =
+        [("fmod", fmod), ("remainder", remainder), ("floor_divide", floor_divide), ("div_trunc", trunc_divide)];
+    for dtype in [DType::I64, DType::I32] {
+        let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let v = int_values(g);
+            let d: Vec<i64> = v.iter().copied().filter(|&x| x != 0 && (dtype == DType::I64 || x as i32 != 0)).collect();
+            Ok(vec![from_i64(&v, &[v.len(), 1], dtype, dev)?, from_i64(&d, &[1, d.len()], dtype, dev)?])
+        };
+        for (name, op) in ops {
+            check(name, 4, mk, |t| op(&Operand::Tensor(t[0].clone()), &Operand::Tensor(t[1].clone())))?;
         }
     }
     Ok(())

@@ -316,7 +316,9 @@ pub fn avg_pool2d(x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [
         )));
     }
     super::nn::declared("avg_pool2d", x)?;
-    if !x.dtype().is_float() {
+    // torch averages int64 windows too, dividing the sum by the window's size with C's truncating division.
+    let int64 = x.dtype() == DType::I64;
+    if !x.dtype().is_float() && !int64 {
         return Err(Error::Unsupported(format!("\"avg_pool2d\" not implemented for '{}'", x.dtype().name())));
     }
     let (h, w) = (x.shape()[2], x.shape()[3]);
@@ -326,7 +328,12 @@ pub fn avg_pool2d(x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [
     ];
     let xp = pad2d(x, [(padding[0], padding[0]), (padding[1], padding[1])], Scalar::Int(0))?;
     let win = Windows { kernel, stride, dilation: [1, 1], out };
-    tap_stack(&xp, &win)?.mean(Some(&[4]), false)
+    let taps = tap_stack(&xp, &win)?;
+    if int64 {
+        let size = Operand::Scalar(Scalar::Int((kernel[0] * kernel[1]) as i64));
+        return super::division::trunc_divide(&Operand::Tensor(taps.sum(Some(&[4]), false)?), &size);
+    }
+    taps.mean(Some(&[4]), false)
 }
 
 /// `adaptive_avg_pool2d(x, (OH, OW))` where each input size is a multiple of the output size (equal windows).

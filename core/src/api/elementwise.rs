@@ -145,12 +145,8 @@ pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
     let (compute, out) = match op {
         BinaryOp::Div | BinaryOp::Atan2 | BinaryOp::CopySign => (to_float(promoted), to_float(promoted)),
         BinaryOp::Fmod => {
-            if !promoted.is_float() {
-                return Err(Error::Unsupported(format!(
-                    "fmod and remainder of {} tensors are not implemented (vkml has no integer division yet); \
-                     convert to a float dtype first",
-                    promoted.name()
-                )));
+            if promoted == DType::Bool {
+                return Err(Error::Unsupported("\"fmod_cpu\" not implemented for 'Bool'".into()));
             }
             (promoted, promoted)
         }
@@ -180,6 +176,14 @@ pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
     }
     let (ts, shape, device) = prepare(&[a, b], compute, None)?;
     Tensor::make(Op::Binary(op), &[&ts[0], &ts[1]], shape, out, device)
+}
+
+/// a / b truncated toward zero for integer operands: the Div primitive in the operands' integer dtype (`binary`'s
+/// Div is true division, in float). The division family (api/division.rs) checks the divisor first.
+pub(crate) fn int_quotient(a: &Operand, b: &Operand) -> Result<Tensor> {
+    let dtype = result_type(&[a, b]);
+    let (ts, shape, device) = prepare(&[a, b], dtype, None)?;
+    Tensor::make(Op::Binary(BinaryOp::Div), &[&ts[0], &ts[1]], shape, dtype, device)
 }
 
 /// a − b = a + (−b): exact for floats (negation is exact) and for wrapping integers.

@@ -172,19 +172,8 @@ const MATMUL_BIAS: Tolerance = Tolerance::Backward {
     reason: "x·Wᵀ + b: f32 accumulation of K products and one addition: within γ(K + 1)·(Σ|x||w| + |b|)",
 };
 
-const AVG_POOL: &[Unsupported] = &[
-    Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" },
-    Unsupported {
-        device: "cpu",
-        dtype: DType::I64,
-        reason: "torch averages int64 windows by integer division of the sum; vkml has no integer division yet",
-    },
-    Unsupported {
-        device: "vulkan",
-        dtype: DType::I64,
-        reason: "torch averages int64 windows by integer division of the sum; vkml has no integer division yet",
-    },
-];
+const AVG_POOL: &[Unsupported] =
+    &[Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" }];
 
 const NORM: Tolerance = Tolerance::Ulp {
     ulp: 8.0,
@@ -225,15 +214,12 @@ const NO_BOOL_POW: &[Unsupported] = &[
 
 const NO_INT_DIVISION: &[Unsupported] = &[
     Unsupported { device: "vulkan", dtype: DType::F64, reason: "float64 is not available in WGSL shaders" },
-    Unsupported { device: "cpu", dtype: DType::I32, reason: INT_DIVISION },
-    Unsupported { device: "cpu", dtype: DType::I64, reason: INT_DIVISION },
-    Unsupported { device: "cpu", dtype: DType::Bool, reason: INT_DIVISION },
-    Unsupported { device: "vulkan", dtype: DType::I32, reason: INT_DIVISION },
-    Unsupported { device: "vulkan", dtype: DType::I64, reason: INT_DIVISION },
-    Unsupported { device: "vulkan", dtype: DType::Bool, reason: INT_DIVISION },
+    Unsupported { device: "cpu", dtype: DType::Bool, reason: BOOL_DIVISION },
+    Unsupported { device: "vulkan", dtype: DType::Bool, reason: BOOL_DIVISION },
 ];
-const INT_DIVISION: &str = "integer fmod, remainder and floor division are not implemented (no integer division \
-                            kernel yet, and torch's error for a zero divisor needs one); floats only";
+const BOOL_DIVISION: &str =
+    "torch defines no division, remainder or fmod of bool tensors (\"fmod_cpu\" not implemented \
+                             for 'Bool'); a bool divisor beside a number promotes to it";
 
 macro_rules! rows {
     ($($name:literal : $kind:ident : $prim:literal : $rule:ident : $tol:expr , $uns:expr ;)*) => {
@@ -521,22 +507,25 @@ rows! {
     "fmod"      : Binary    : true  : Promote   : Tolerance::Exact {
         gpu_ftz: true,
         reason: "the remainder of a float division is representable: long division on the significands' bits, exact \
-                 (subnormals included where the GPU keeps them; a flushing GPU sees them as zeros, consistently)",
+                 (subnormals included where the GPU keeps them; a flushing GPU sees them as zeros, consistently); \
+                 integers: the truncated remainder, exact",
     }, NO_INT_DIVISION;
     "remainder" : Binary    : false : Promote   : Tolerance::Exact {
         gpu_ftz: true,
-        reason: "fmod, plus the divisor where the signs differ: one correctly rounded addition, as torch computes it",
+        reason: "fmod, plus the divisor where the signs differ: one correctly rounded addition, as torch computes it \
+                 (exact for integers)",
     }, NO_INT_DIVISION;
     "floor_divide": Binary  : false : Promote   : Tolerance::Exact {
         gpu_ftz: true,
         reason: "torch's div_floor: (a − fmod(a, b))/b, corrected by signs, floored and rounded up when more than 1/2 \
-                 below: integer results that absorb the division's 2.5 ulp",
+                 below: integer results that absorb the division's 2.5 ulp; integers: the truncated quotient less one \
+                 where the remainder's sign differs from the divisor's, exact",
     }, NO_INT_DIVISION;
     "div_trunc" : Binary    : false : Promote   : Tolerance::Exact {
         gpu_ftz: true,
         reason: "div(rounding_mode=\"trunc\") is trunc(a / b) as torch computes it: exact where the quotient is \
                  correctly rounded (the CPU, lavapipe); Vulkan allows a GPU's division 2.5 ulp, so a quotient within \
-                 that of an integer may truncate to the other side of it there",
+                 that of an integer may truncate to the other side of it there; integers: the truncated quotient, exact",
     }, NO_INT_DIVISION;
     "atan2"     : Binary    : true  : Float     : Tolerance::Ulp {
         ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
