@@ -37,6 +37,7 @@ use vkml_core::util::stats::{bump, Counter};
 
 use buffer::{from_words, size_bytes, to_words, GpuBuffer, Pool};
 use dispatch::Dispatch;
+use meta::Meta;
 use pipeline::Pipelines;
 
 pub use device::floor_limits;
@@ -182,37 +183,63 @@ impl VulkanBackend {
         }
     }
 
-    fn encode(&self, enc: &mut wgpu::CommandEncoder, k: &Kernel) -> Result<()> {
-        let d = self.plan(k)?;
-        if d.meta.n == 0 {
+    /// Record `kernels` into `enc`: every kernel is planned first (so a kernel that cannot run records nothing), then
+    /// one uniform buffer holds all their metas at the device's offset alignment and one compute pass dispatches
+    /// them in order. A buffer and a pass per kernel cost more host time than the kernels of a small model take on a
+    /// GPU; wgpu still orders each dispatch after the writes it reads.
+    fn encode(&self, enc: &mut wgpu::CommandEncoder, kernels: &[Kernel]) -> Result<()> {
+        let mut plans = Vec::with_capacity(kernels.len());
+        for k in kernels {
+            let d = self.plan(k)?;
+            if d.meta.n != 0 {
+                plans.push((self.gpu(&k.out)?, d));
+            }
+        }
+        if plans.is_empty() {
             return Ok(());
         }
-        let pipeline = self.pipelines.get(&self.device, d.family);
+        let size = std::mem::size_of::<Meta>();
+        let stride = size.next_multiple_of(self.limits.min_uniform_buffer_offset_alignment as usize);
+        let mut metas = vec![0u8; stride * plans.len()];
+        for (i, (_, d)) in plans.iter().enumerate() {
+            metas[i * stride..i * stride + size].copy_from_slice(bytemuck::bytes_of(&d.meta));
+        }
         let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("vkml meta"),
-            contents: bytemuck::bytes_of(&d.meta),
+            contents: &metas,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        let out = self.gpu(&k.out)?;
-        let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
-        for (i, b) in d.inputs.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry {
-                binding: i as u32 + 1,
-                resource: self.gpu(b)?.buffer.as_entire_binding(),
+        let mut steps = Vec::with_capacity(plans.len());
+        for (i, (out, d)) in plans.iter().enumerate() {
+            let pipeline = self.pipelines.get(&self.device, d.family);
+            let meta = wgpu::BufferBinding {
+                buffer: &uniform,
+                offset: (i * stride) as u64,
+                size: wgpu::BufferSize::new(size as u64),
+            };
+            let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(meta) }];
+            for (j, b) in d.inputs.iter().enumerate() {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: j as u32 + 1,
+                    resource: self.gpu(b)?.buffer.as_entire_binding(),
+                });
+            }
+            entries.push(wgpu::BindGroupEntry { binding: 9, resource: out.buffer.as_entire_binding() });
+            let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(d.family),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
             });
+            steps.push((pipeline, bind, d.groups));
         }
-        entries.push(wgpu::BindGroupEntry { binding: 9, resource: out.buffer.as_entire_binding() });
-        let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(d.family),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
         let mut pass =
-            enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(d.family), timestamp_writes: None });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &bind, &[]);
-        pass.dispatch_workgroups(d.groups.0, d.groups.1, d.groups.2);
-        bump(Counter::Dispatches, 1);
+            enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("vkml"), timestamp_writes: None });
+        for (pipeline, bind, groups) in &steps {
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, groups.2);
+            bump(Counter::Dispatches, 1);
+        }
         Ok(())
     }
 }
@@ -278,13 +305,7 @@ impl Backend for VulkanBackend {
         );
         let mut pending = self.pending();
         let enc = pending.get_or_insert_with(|| self.new_encoder());
-        let mut result = Ok(());
-        for k in &kernels {
-            if let Err(e) = self.encode(enc, k) {
-                result = Err(e);
-                break;
-            }
-        }
+        let result = self.encode(enc, &kernels);
         drop(pending);
         // In a browser the scopes resolve only after this call returns, and realization cannot wait for them: the
         // next readback awaits them.
