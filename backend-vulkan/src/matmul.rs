@@ -146,6 +146,10 @@ pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool) -> Pipelin
 /// a, bit 1 for b), or None where it cannot: a unit stride on one matrix side, the other side's stride aligned and
 /// at least a tile wide, batch strides and the offset aligned.
 fn coop_layout(v: &View, is_b: bool) -> Option<u32> {
+    if v.shape.contains(&0) {
+        // An empty operand (K = 0) is never loaded, and an empty view's strides are not a layout: any flag serves.
+        return Some(0);
+    }
     let nd = v.shape.len();
     let (outer, inner) = (v.strides[nd - 2], v.strides[nd - 1]);
     let aligned = |s: isize| s >= 0 && s % COOP_ALIGN == 0;
