@@ -115,6 +115,9 @@ pub fn edge_f32() -> Vec<f32> {
     v.extend([2.0, 1.9, 1.5, 1.25, 1.0, 0.99, 0.7, 0.625, 0.6, 0.5, 0.45, 0.4142, 0.4, 0.3, 0.1, 0.01, 1.0e-3]);
     v.extend([3.0e-4, 2.4e-4, 1.0e-5, 2.9e-8, 3.0e-8, 1.0e-20, 1.0e-31, 2.0e-38, f32::MIN_POSITIVE]);
     v.extend([1.1e-38, 1.0e-40, 1.0e-44, f32::from_bits(1), 0.0]);
+    // NaNs whose payload is the smallest and the largest signalling one: a NaN test that looks at the exponent and
+    // the payload's top bit only would take them for infinities or numbers.
+    v.extend([f32::from_bits(0x7f80_0001), f32::from_bits(0x7fbf_ffff)]);
     let neg: Vec<f32> = v.iter().map(|x| -x).collect();
     v.extend(neg);
     v

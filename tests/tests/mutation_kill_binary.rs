@@ -225,8 +225,15 @@ fn where_selects_per_element_for_every_dtype() -> Result<()> {
 
 #[test]
 fn binary_f64_oracle_path() -> Result<()> {
-    // The oracle's f64 kernels (CPU only) against the GPUs' f32 ones, on every pair of normal and edge values.
-    let mk = |_: &mut Gen, dev: DeviceId| edge_pairs(dev, |x| !subnormal(x));
+    // The oracle's f64 kernels (CPU only) against the GPUs' f32 ones, on every pair of normal and edge values. No
+    // signalling NaNs: widening quiets them (IEEE 754 §5.4.2), so pow(sNaN, 0) is 1 in f64 and NaN in f32, in torch
+    // as here.
+    let signalling = |x: f32| x.is_nan() && x.to_bits() & 0x0040_0000 == 0;
+    let mk = move |_: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+        let v: Vec<f32> = edge_f32().into_iter().filter(|&x| !signalling(x)).collect();
+        let x: Vec<f32> = v.iter().copied().filter(|&x| !subnormal(x)).collect();
+        Ok(vec![from_f32(&x, &[x.len(), 1], dev)?, from_f32(&v, &[1, v.len()], dev)?])
+    };
     for op in FLOAT_OPS {
         check(Op::Binary(op).name(), 6, mk, oracle_in(DType::F64, move |t| apply(t, op)))?;
     }

@@ -2,10 +2,13 @@
 //! movement.wgsl, backend-cpu/src/reduce.rs, matmul.rs and movement.rs): every ReduceOp over sizes around the
 //! workgroup width with ties and NaNs, matmuls at every tile edge, and copies and writes through strided views.
 
+use vkml_core::api::elementwise::binary;
 use vkml_core::api::index::IndexItem;
+use vkml_core::api::promote::Operand;
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
+use vkml_core::graph::op::BinaryOp;
 use vkml_core::Result;
 use vkml_tests::{check, check_terms, from_f32, from_i64, matmul_operands, oracle_in, random_f32, Gen};
 
@@ -147,6 +150,27 @@ fn movement_copies_of_strided_views() -> Result<()> {
         check("contiguous", 1, mk, |t| t[0].narrow(0, 2, 3)?.copy())?;
         check("contiguous", 1, mk, |t| t[0].narrow(0, 1, 3)?.unsqueeze(1)?.expand(&[3, 4, 7, 9])?.contiguous())?;
     }
+    Ok(())
+}
+
+/// Six dims permuted so that no two merge: every kernel then walks a rank-6 view, whose dims 4 and 5 live in the
+/// shape's second vec4 (common.wgsl's `dim`).
+#[test]
+fn movement_six_dim_views() -> Result<()> {
+    let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+        Ok(vec![
+            random_f32(g, &[2, 3, 4, 5, 3, 2], -1.0, 1.0, dev)?,
+            random_f32(g, &[2, 4, 3, 1, 5, 2], -1.0, 1.0, dev)?,
+        ])
+    };
+    let perm = [5, 3, 1, 4, 2, 0];
+    check("contiguous", 3, mk, |t| t[0].permute(&perm)?.contiguous())?;
+    check("add", 3, mk, |t| {
+        let x = t[0].permute(&perm)?;
+        binary(&Operand::Tensor(x), &Operand::Tensor(t[1].permute(&[5, 4, 3, 2, 1, 0])?), BinaryOp::Add)
+    })?;
+    check("sum", 3, mk, |t| t[0].permute(&perm)?.sum(Some(&[4]), false))?;
+    check("amax", 3, mk, |t| t[0].permute(&perm)?.amax(Some(&[1, 5]), true))?;
     Ok(())
 }
 
