@@ -35,6 +35,13 @@ _SIXTEEN = (
     " (c0 and n alike) never differ"
 )
 EQUIVALENT: dict[str, str] = {
+    "60cbd9973b": "runs only where ah != bh, so ah < bh and ah <= bh agree",
+    "fb0c3f8c9a": "|x| = 1 returned 1 two lines above, so ax > 1 and ax >= 1 agree here",
+    "d8beb0d780": "WGSL takes a shift amount modulo 32, so y.y >> (i + 32) and y.y >> (i - 32) are the same shift",
+    "82d7d26f18": "cmp gives None only for the bitwise ops, which the graph refuses for float operands before any"
+    " kernel",
+    "0a0bd8b340": "unreachable: an integer zero divisor raises torch's ZeroDivisionError in the graph before any"
+    " kernel runs",
     "ca56dd1503": _SIXTEEN,
     "4f06b67b0a": _SIXTEEN,
     "d22ad2dc87": "loads past K are never multiplied (the k loop stops at kmax), rows past m are never stored",
@@ -126,6 +133,18 @@ SURVIVOR_NOTES: dict[str, str] = {
     "192ffad2f3": _EDGE,
     "05b2e1df3c": _EDGE,
     "863a2b273c": _EDGE,
+    "6851b53640": "+inf then reaches the log builtin, which lavapipe evaluates to +inf (WGSL lets a GPU assume"
+    " finite inputs)",
+    "b2b1474b74": "+inf then reaches the inverseSqrt builtin, which lavapipe evaluates to 0 (WGSL lets a GPU assume"
+    " finite inputs)",
+    "41cbb69b32": "moves only 2⁻¹²⁶ to the subnormal path: both paths take inverseSqrt of a power of four (2²⁴, then"
+    " scaled by 2⁷⁵, or 2⁻¹²⁶) and give 2⁶³ within rsqrt's bound",
+    "f0d16d497d": "sends [2²⁴, 2²⁵) through WGSL's u32 → f32 conversion, which lavapipe rounds to nearest even like"
+    " the software path; only a GPU that truncates would tell",
+    "4afc28b5bf": "sends (−3.15·10⁹, −2³¹) to i32(trunc(x)), which WGSL defines to saturate at −2³¹: the same"
+    " result on a conforming GPU",
+    "1eb11a46c5": "gives 2⁻¹⁴⁹ for 0^y (y > 0) and inf^y (y < 0): one ulp from 0, inside pow's 2-ulp bound, which a"
+    " value test cannot tell apart",
     "14b233defc": "+inf then reaches the exp builtin, which lavapipe evaluates to +inf (WGSL lets a GPU assume"
     " finite inputs)",
     "0d115b8218": "floor of ±0 and subnormals goes to the builtin, exact on lavapipe; a flushing GPU's floor(−tiny)"
