@@ -1,8 +1,10 @@
 //! Attention, written once over matmul, softmax and where: `scaled_dot_product_attention` (torch's functional form,
 //! boolean masks keep what is True) and the forward of `nn.MultiheadAttention` with torch's parameter layout (packed
-//! in_proj, out_proj; boolean masks there hide what is True), shared by the Python and JavaScript modules.
+//! or separate in_proj, bias_k/bias_v, out_proj; boolean masks there hide what is True), shared by the Python and
+//! JavaScript modules.
 
 use super::elementwise::{binary, scale, t, where_};
+use super::join::cat;
 use super::nn::{dropout, linear, softmax};
 use super::promote::Operand;
 use super::tensor::Tensor;
@@ -92,11 +94,25 @@ pub fn scaled_dot_product_attention(
     p.matmul(&v)?.to_dtype(dt)
 }
 
+/// How the query, key and value are projected: torch's packed (3E, E) `in_proj_weight`, or a weight each
+/// (`q_proj_weight` (E, E), `k_proj_weight` (E, kdim), `v_proj_weight` (E, vdim)) when the key and value have sizes
+/// of their own.
+pub enum InProj<'a> {
+    Packed(&'a Tensor),
+    Separate { q: &'a Tensor, k: &'a Tensor, v: &'a Tensor },
+}
+
 /// The parameters and options of `nn.MultiheadAttention`'s forward.
 pub struct Mha<'a> {
     pub num_heads: usize,
-    pub in_proj_weight: &'a Tensor,
+    pub in_proj: InProj<'a>,
+    /// Packed (3E) in both layouts, as torch keeps it.
     pub in_proj_bias: Option<&'a Tensor>,
+    /// `add_bias_kv`: (1, 1, E) rows appended to the projected keys and values (both or neither).
+    pub bias_k: Option<&'a Tensor>,
+    pub bias_v: Option<&'a Tensor>,
+    /// `add_zero_attn`: a zero key and value appended to every head after the projection.
+    pub add_zero_attn: bool,
     pub out_proj_weight: &'a Tensor,
     pub out_proj_bias: Option<&'a Tensor>,
     pub dropout_p: f64,
@@ -113,8 +129,21 @@ pub struct MhaCall<'a> {
     pub is_causal: bool,
 }
 
+/// A mask over keys widened by `extra` keys that every query sees (False or 0.0 columns), as torch pads its masks
+/// for `bias_k`/`bias_v` and `add_zero_attn`.
+fn pad_keys(mask: &Tensor, extra: usize) -> Result<Tensor> {
+    if extra == 0 {
+        return Ok(mask.clone());
+    }
+    let mut shape = mask.shape().to_vec();
+    let last = shape.len().saturating_sub(1);
+    shape[last] = extra;
+    cat(&[mask.clone(), Tensor::zeros(&shape, mask.dtype(), mask.device())?], -1)
+}
+
 /// `nn.MultiheadAttention.forward`: (output, weights if asked). Inputs are (L, N, E) — (N, L, E) with batch_first —
-/// or unbatched (L, E); the key and value may have their own length S.
+/// or unbatched (L, E); the key and value may have their own length S and, with separate projections, their own
+/// sizes kdim and vdim.
 pub fn multi_head_attention(
     m: &Mha,
     query: &Tensor,
@@ -149,14 +178,37 @@ pub fn multi_head_attention(
         return Err(Error::Value(format!("embed_dim {e} must be divisible by num_heads {h}")));
     }
     let dh = e / h;
-    let chunk = |i: i64| wide(&m.in_proj_weight.narrow(0, i * e as i64, e as i64)?);
+    let weight = |i: i64| match m.in_proj {
+        InProj::Packed(w) => wide(&w.narrow(0, i * e as i64, e as i64)?),
+        InProj::Separate { q, k, v } => wide([q, k, v][i as usize]),
+    };
     let bias = |i: i64| m.in_proj_bias.map(|b| wide(&b.narrow(0, i * e as i64, e as i64)?)).transpose();
-    let qp = linear(&q, &chunk(0)?, bias(0)?.as_ref())?;
-    let kp = linear(&k, &chunk(1)?, bias(1)?.as_ref())?;
-    let vp = linear(&v, &chunk(2)?, bias(2)?.as_ref())?;
+    let qp = linear(&q, &weight(0)?, bias(0)?.as_ref())?;
+    let mut kp = linear(&k, &weight(1)?, bias(1)?.as_ref())?;
+    let mut vp = linear(&v, &weight(2)?, bias(2)?.as_ref())?;
+    let mut s = s;
+    match (m.bias_k, m.bias_v) {
+        (Some(bk), Some(bv)) => {
+            // One more key and value, the same for every batch entry.
+            let row = |b: &Tensor| wide(&b.reshape(&[1, 1, e as i64])?.expand(&[1, n, e])?);
+            kp = cat(&[kp, row(bk)?], 0)?;
+            vp = cat(&[vp, row(bv)?], 0)?;
+            s += 1;
+        }
+        (None, None) => {}
+        _ => return Err(Error::Value("MultiheadAttention: bias_k and bias_v must be given together".into())),
+    }
     // (len, N, E) → (N·H, len, Dh): heads become batch entries.
     let heads = |x: &Tensor, len: usize| x.reshape(&[len as i64, (n * h) as i64, dh as i64])?.transpose(0, 1);
-    let (qh, kh, vh) = (heads(&qp, l)?, heads(&kp, s)?, heads(&vp, s)?);
+    let (qh, mut kh, mut vh) = (heads(&qp, l)?, heads(&kp, s)?, heads(&vp, s)?);
+    if m.add_zero_attn {
+        let zero = Tensor::zeros(&[n * h, 1, dh], kh.dtype(), kh.device())?;
+        kh = cat(&[kh, zero.clone()], 1)?;
+        vh = cat(&[vh, zero], 1)?;
+        s += 1;
+    }
+    // Masks were given over the caller's keys; the appended ones are seen by every query.
+    let extra = usize::from(m.bias_k.is_some()) + usize::from(m.add_zero_attn);
     let scores = scale(&qh.matmul(&kh.transpose(-2, -1)?)?, 1.0 / (dh as f64).sqrt())?;
     // Masks hide what is True here (torch's MultiheadAttention convention); a float mask is added.
     let mut scores = scores.reshape(&[n as i64, h as i64, l as i64, s as i64])?;
@@ -164,6 +216,7 @@ pub fn multi_head_attention(
         scores = masked(scores, &causal(l, s, q.device())?, true)?;
     }
     if let Some(am) = call.attn_mask {
+        let am = &pad_keys(am, extra)?;
         let am = match am.ndim() {
             2 => am.clone(),
             3 => am.reshape(&[n as i64, h as i64, l as i64, s as i64])?,
@@ -172,7 +225,7 @@ pub fn multi_head_attention(
         scores = masked(scores, &am, false)?;
     }
     if let Some(kpm) = call.key_padding_mask {
-        let kpm = if unbatched { kpm.unsqueeze(0)? } else { kpm.clone() };
+        let kpm = pad_keys(&if unbatched { kpm.unsqueeze(0)? } else { kpm.clone() }, extra)?;
         scores = masked(scores, &kpm.reshape(&[n as i64, 1, 1, s as i64])?, false)?;
     }
     let weights = softmax(&scores, -1)?;

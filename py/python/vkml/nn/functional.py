@@ -75,15 +75,18 @@ def multi_head_attention_forward(
     average_attn_weights=True,
     is_causal=False,
 ):
-    """torch's functional multi-head attention over (L, N, E) inputs with a packed in_proj."""
-    if bias_k is not None or bias_v is not None or add_zero_attn or use_separate_proj_weight:
-        raise ValueError(
-            "multi_head_attention_forward: bias_k/bias_v, add_zero_attn and separate projections are not supported"
-        )
+    """torch's functional multi-head attention over (L, N, E) inputs: a packed in_proj_weight, or q/k/v projections
+    with use_separate_proj_weight; bias_k/bias_v and add_zero_attn append keys that every query sees."""
     if static_k is not None or static_v is not None:
         raise ValueError("multi_head_attention_forward: static_k/static_v are not supported")
     if query.shape[-1] != embed_dim_to_check:
         raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {query.shape[-1]}")
+    if use_separate_proj_weight:
+        if q_proj_weight is None or k_proj_weight is None or v_proj_weight is None:
+            raise AssertionError(
+                "use_separate_proj_weight is True but q_proj_weight, k_proj_weight or v_proj_weight is None"
+            )
+        in_proj_weight = None
     return _vkml._multi_head_attention(
         query,
         key,
@@ -101,6 +104,12 @@ def multi_head_attention_forward(
         attn_mask,
         average_attn_weights,
         is_causal,
+        q_proj_weight=q_proj_weight,
+        k_proj_weight=k_proj_weight,
+        v_proj_weight=v_proj_weight,
+        bias_k=bias_k,
+        bias_v=bias_v,
+        add_zero_attn=add_zero_attn,
     )
 
 

@@ -1,5 +1,5 @@
-"""Attention modules with torch's parameter names, shapes and initialisation: MultiheadAttention (packed in_proj,
-out_proj) and TransformerEncoderLayer (post- or pre-norm). The attention math is Rust
+"""Attention modules with torch's parameter names, shapes and initialisation: MultiheadAttention (packed or separate
+in_proj, bias_k/bias_v, out_proj) and TransformerEncoderLayer (post- or pre-norm). The attention math is Rust
 (vkml_core::api::attention); these classes hold parameters and wire submodules."""
 
 from .. import _vkml
@@ -12,7 +12,8 @@ from .parameter import Parameter
 
 
 class MultiheadAttention(Module):
-    """torch.nn.MultiheadAttention for equal query/key/value sizes (kdim = vdim = embed_dim)."""
+    """torch.nn.MultiheadAttention: a packed in_proj_weight when the key and value sizes equal embed_dim, else
+    q_proj_weight, k_proj_weight and v_proj_weight (kdim, vdim); add_bias_kv and add_zero_attn as torch."""
 
     def __init__(
         self,
@@ -29,32 +30,56 @@ class MultiheadAttention(Module):
         dtype=None,
     ):
         super().__init__()
-        if add_bias_kv or add_zero_attn:
-            raise ValueError("MultiheadAttention: add_bias_kv and add_zero_attn are not supported")
-        if (kdim not in (None, embed_dim)) or (vdim not in (None, embed_dim)):
+        if embed_dim <= 0 or num_heads <= 0:
             raise ValueError(
-                "MultiheadAttention: kdim and vdim must equal embed_dim (separate projections are not supported)"
+                f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and num_heads={num_heads}"
+                " instead"
             )
         if embed_dim % num_heads:
             raise AssertionError("embed_dim must be divisible by num_heads")
+        kw = {"device": device, "dtype": dtype}
         self.embed_dim, self.num_heads, self.dropout, self.batch_first = embed_dim, num_heads, dropout, batch_first
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
         self.head_dim = embed_dim // num_heads
-        self.kdim = self.vdim = embed_dim
-        self._qkv_same_embed_dim = True
-        self.in_proj_weight = Parameter(_vkml.zeros(3 * embed_dim, embed_dim, device=device, dtype=dtype))
+        # Registered in torch's order, so that state_dict keys come out in torch's order too.
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = Parameter(_vkml.zeros(3 * embed_dim, embed_dim, **kw))
+            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+                self.register_parameter(name, None)
+        else:
+            self.q_proj_weight = Parameter(_vkml.zeros(embed_dim, embed_dim, **kw))
+            self.k_proj_weight = Parameter(_vkml.zeros(embed_dim, self.kdim, **kw))
+            self.v_proj_weight = Parameter(_vkml.zeros(embed_dim, self.vdim, **kw))
+            self.register_parameter("in_proj_weight", None)
         if bias:
-            self.in_proj_bias = Parameter(_vkml.zeros(3 * embed_dim, device=device, dtype=dtype))
+            self.in_proj_bias = Parameter(_vkml.zeros(3 * embed_dim, **kw))
         else:
             self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
+        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **kw)
+        if add_bias_kv:
+            self.bias_k = Parameter(_vkml.zeros(1, 1, embed_dim, **kw))
+            self.bias_v = Parameter(_vkml.zeros(1, 1, embed_dim, **kw))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
     def _reset_parameters(self):
-        # torch: xavier_uniform_ on the packed projection, zero biases; out_proj.weight keeps Linear's init.
-        init.xavier_uniform_(self.in_proj_weight)
+        # torch: xavier_uniform_ on the projections, zero biases (out_proj.weight keeps Linear's init), and
+        # xavier_normal_ on bias_k and bias_v.
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            for w in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight):
+                init.xavier_uniform_(w)
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+            init.xavier_normal_(self.bias_v)
 
     def forward(
         self,
@@ -84,6 +109,12 @@ class MultiheadAttention(Module):
             attn_mask,
             average_attn_weights,
             is_causal,
+            q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight,
+            v_proj_weight=self.v_proj_weight,
+            bias_k=self.bias_k,
+            bias_v=self.bias_v,
+            add_zero_attn=self.add_zero_attn,
         )
 
 
