@@ -45,6 +45,10 @@ pub struct Rnn<'a> {
     pub training: bool,
     /// layers × directions entries, layer-major (l0, l0_reverse, l1, …).
     pub weights: Vec<Weights<'a>>,
+    /// LSTM's `proj_size`: 0, or the size each hidden state is projected to (by `weight_hr`, (proj, hidden)).
+    pub proj: usize,
+    /// One `weight_hr` per weight set when `proj` > 0, else none.
+    pub proj_weights: Vec<&'a Tensor>,
 }
 
 fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
@@ -55,13 +59,15 @@ fn chunk(x: &Tensor, i: usize, h: usize) -> Result<Tensor> {
     x.narrow(-1, (i * h) as i64, h as i64)
 }
 
-/// One step: the new (h, c) from the step's projected input `xi` and the previous state.
+/// One step: the new (h, c) from the step's projected input `xi` and the previous state; an LSTM's new h is
+/// projected by `hr` where given.
 fn step(
     cell: Cell,
     xi: &Tensor,
     h: &Tensor,
     c: Option<&Tensor>,
     w: &Weights,
+    hr: Option<&Tensor>,
     n: usize,
 ) -> Result<(Tensor, Option<Tensor>)> {
     let hh = linear(h, w.1, w.3)?;
@@ -74,7 +80,8 @@ fn step(
             let (gg, o) = (chunk(&g, 2, n)?.unary(UnaryOp::Tanh)?, sigmoid(&chunk(&g, 3, n)?)?);
             let c0 = c.ok_or_else(|| Error::Runtime("LSTM step without a cell state".into()))?;
             let c1 = add(&mul(&f, c0)?, &mul(&i, &gg)?)?;
-            Ok((mul(&o, &c1.unary(UnaryOp::Tanh)?)?, Some(c1)))
+            let h1 = mul(&o, &c1.unary(UnaryOp::Tanh)?)?;
+            Ok((if let Some(hr) = hr { linear(&h1, hr, None)? } else { h1 }, Some(c1)))
         }
         Cell::Gru => {
             let r = sigmoid(&add(&chunk(xi, 0, n)?, &chunk(&hh, 0, n)?)?)?;
@@ -88,11 +95,17 @@ fn step(
 }
 
 /// The forward of torch's RNN/LSTM/GRU modules: (output, h_n, c_n for LSTM). `x` is (L, N, Hin) — (N, L, Hin)
-/// with batch_first — or unbatched (L, Hin); h0 and c0 are (layers·directions, N, H) or (layers·directions, H).
+/// with batch_first — or unbatched (L, Hin); h0 and c0 are (layers·directions, N, H) or (layers·directions, H), h0's
+/// last dim the projection's size where LSTM projects.
 pub fn rnn(m: &Rnn, x: &Tensor, h0: Option<&Tensor>, c0: Option<&Tensor>) -> Result<(Tensor, Tensor, Option<Tensor>)> {
     let dirs = if m.bidirectional { 2 } else { 1 };
     if m.weights.len() != m.layers * dirs {
         return Err(Error::Runtime(format!("rnn: expected {} weight sets, got {}", m.layers * dirs, m.weights.len())));
+    }
+    if m.proj > 0 && (m.cell != Cell::Lstm || m.proj_weights.len() != m.weights.len()) {
+        return Err(Error::Value(
+            "proj_size argument is only supported for LSTM, with one weight_hr per layer and direction".into(),
+        ));
     }
     let unbatched = x.ndim() == 2;
     if !matches!(x.ndim(), 2 | 3) {
@@ -107,11 +120,13 @@ pub fn rnn(m: &Rnn, x: &Tensor, h0: Option<&Tensor>, c0: Option<&Tensor>) -> Res
     };
     let (steps, n) = (seq.shape()[0], seq.shape()[1]);
     let h = m.hidden;
+    // The width of h: the projection's where there is one (c keeps the hidden size).
+    let ho = if m.proj > 0 { m.proj } else { h };
     let state = |s: Option<&Tensor>| -> Result<Option<Tensor>> {
         s.map(|s| wide(&if unbatched { s.unsqueeze(1)? } else { s.clone() })).transpose()
     };
     let (h0, c0) = (state(h0)?, state(c0)?);
-    let zeros = || Tensor::zeros(&[n, h], opmath(dt), x.device());
+    let zeros = |width: usize| Tensor::zeros(&[n, width], opmath(dt), x.device());
     let (mut hn, mut cn) = (Vec::new(), Vec::new());
     for layer in 0..m.layers {
         let mut outs = Vec::new();
@@ -124,24 +139,26 @@ pub fn rnn(m: &Rnn, x: &Tensor, h0: Option<&Tensor>, c0: Option<&Tensor>) -> Res
             let proj = linear(&seq, w.0, w.2)?;
             let mut hs = match &h0 {
                 Some(s) => s.index(&[IndexItem::Int(k as i64)])?,
-                None => zeros()?,
+                None => zeros(ho)?,
             };
             let mut cs = match (m.cell, &c0) {
                 (Cell::Lstm, Some(s)) => Some(s.index(&[IndexItem::Int(k as i64)])?),
-                (Cell::Lstm, None) => Some(zeros()?),
+                (Cell::Lstm, None) => Some(zeros(h)?),
                 _ => None,
             };
+            let hr = m.proj_weights.get(k).copied().map(wide).transpose()?;
             let mut out = vec![None; steps];
             for s in 0..steps {
                 let at = if d == 0 { s } else { steps - 1 - s };
-                let (h1, c1) = step(m.cell, &proj.index(&[IndexItem::Int(at as i64)])?, &hs, cs.as_ref(), &w, h)?;
+                let (h1, c1) =
+                    step(m.cell, &proj.index(&[IndexItem::Int(at as i64)])?, &hs, cs.as_ref(), &w, hr.as_ref(), h)?;
                 out[at] = Some(h1.clone());
                 hs = h1;
                 cs = c1;
             }
             let out: Vec<Tensor> = out.into_iter().flatten().collect();
             outs.push(if out.is_empty() {
-                Tensor::zeros(&[0, n, h], opmath(dt), x.device())?
+                Tensor::zeros(&[0, n, ho], opmath(dt), x.device())?
             } else {
                 stack(&out, 0)?
             });

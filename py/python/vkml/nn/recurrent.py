@@ -1,6 +1,6 @@
 """Recurrent layers with torch's parameter names, shapes and initialisation (weight_ih_l{k}[_reverse],
-weight_hh_l{k}, bias_ih_l{k}, bias_hh_l{k}, all U(−1/√H, 1/√H)): RNN (tanh or relu), LSTM and GRU. The recurrence is
-Rust (vkml_core::api::rnn)."""
+weight_hh_l{k}, bias_ih_l{k}, bias_hh_l{k}, and LSTM's weight_hr_l{k} with proj_size, all U(−1/√H, 1/√H)): RNN (tanh
+or relu), LSTM and GRU. The recurrence is Rust (vkml_core::api::rnn)."""
 
 import math
 
@@ -28,30 +28,37 @@ class _RNNBase(Module):
         dtype=None,
     ):
         super().__init__()
-        if proj_size:
-            raise ValueError("proj_size is not supported")
         if not 0 <= dropout <= 1:
             raise ValueError(
                 "dropout should be a number in range [0, 1] representing the probability of an element being zeroed"
             )
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if proj_size and self._mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.bias, self.batch_first, self.dropout, self.bidirectional = bias, batch_first, float(dropout), bidirectional
-        self.proj_size = 0
+        self.proj_size = proj_size
         dirs = 2 if bidirectional else 1
         gate = self._gates * hidden_size
+        # h's width: the projection's where LSTM projects (weight_hr, after torch's four), else the hidden size.
+        real = proj_size or hidden_size
+        kw = {"device": device, "dtype": dtype}
         self._names = []
         for layer in range(num_layers):
             for d in range(dirs):
                 suffix = f"_l{layer}" + ("_reverse" if d else "")
-                width = input_size if layer == 0 else hidden_size * dirs
-                names = [f"weight_ih{suffix}", f"weight_hh{suffix}"]
-                setattr(self, names[0], Parameter(_vkml.zeros(gate, width, device=device, dtype=dtype)))
-                setattr(self, names[1], Parameter(_vkml.zeros(gate, hidden_size, device=device, dtype=dtype)))
+                width = input_size if layer == 0 else real * dirs
+                shapes = {f"weight_ih{suffix}": (gate, width), f"weight_hh{suffix}": (gate, real)}
                 if bias:
-                    names += [f"bias_ih{suffix}", f"bias_hh{suffix}"]
-                    setattr(self, names[2], Parameter(_vkml.zeros(gate, device=device, dtype=dtype)))
-                    setattr(self, names[3], Parameter(_vkml.zeros(gate, device=device, dtype=dtype)))
-                self._names.append(names)
+                    shapes |= {f"bias_ih{suffix}": (gate,), f"bias_hh{suffix}": (gate,)}
+                if proj_size:
+                    shapes[f"weight_hr{suffix}"] = (proj_size, hidden_size)
+                for name, shape in shapes.items():
+                    setattr(self, name, Parameter(_vkml.zeros(*shape, **kw)))
+                self._names.append(list(shapes))
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -63,8 +70,8 @@ class _RNNBase(Module):
     def _weights(self):
         out = []
         for names in self._names:
-            w = [getattr(self, n) for n in names]
-            out.append((w[0], w[1], w[2] if len(w) > 2 else None, w[3] if len(w) > 2 else None))
+            w = {n.split("_l")[0]: getattr(self, n) for n in names}
+            out.append((w["weight_ih"], w["weight_hh"], w.get("bias_ih"), w.get("bias_hh")))
         return out
 
     def _run(self, input, h0, c0):
@@ -80,10 +87,14 @@ class _RNNBase(Module):
             input,
             h0,
             c0,
+            self.proj_size,
+            [getattr(self, names[-1]) for names in self._names] if self.proj_size else [],
         )
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
         if self.num_layers != 1:
             s += f", num_layers={self.num_layers}"
         if not self.bias:
