@@ -36,6 +36,7 @@ _SIXTEEN = (
 )
 EQUIVALENT: dict[str, str] = {
     "60cbd9973b": "runs only where ah != bh, so ah < bh and ah <= bh agree",
+    "9265362d74": "a capacity only: the vector grows as the runs are appended, to the same bytes",
     "fb0c3f8c9a": "|x| = 1 returned 1 two lines above, so ax > 1 and ax >= 1 agree here",
     "d8beb0d780": "WGSL takes a shift amount modulo 32, so y.y >> (i + 32) and y.y >> (i - 32) are the same shift",
     "82d7d26f18": "cmp gives None only for the bitwise ops, which the graph refuses for float operands before any"

@@ -146,6 +146,8 @@ fn movement_copies_of_strided_views() -> Result<()> {
         check("contiguous", 1, mk, |t| t[0].flip(&[1, 2])?.contiguous())?;
         check("contiguous", 1, mk, |t| t[0].index(&[slice(1, 5, 2), slice(0, 6, 4)])?.flip(&[1])?.contiguous())?;
         check("contiguous", 1, mk, |t| t[0].narrow(2, 3, 5)?.contiguous())?;
+        // A step on the innermost dim: its elements are not one run.
+        check("contiguous", 1, mk, |t| t[0].index(&[slice(0, 5, 1), slice(0, 7, 1), slice(0, 9, 2)])?.contiguous())?;
         // A contiguous view that starts past the buffer's first element, copied as a run.
         check("contiguous", 1, mk, |t| t[0].narrow(0, 2, 3)?.copy())?;
         check("contiguous", 1, mk, |t| t[0].narrow(0, 1, 3)?.unsqueeze(1)?.expand(&[3, 4, 7, 9])?.contiguous())?;
