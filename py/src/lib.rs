@@ -50,6 +50,18 @@ fn register_cpu() {
     });
 }
 
+/// The bits of a torch bfloat16 tensor as a NumPy int16 array (NumPy has no bfloat16, so `numpy.asarray` refuses
+/// one), None for anything else: a bfloat16 state_dict then loads bit for bit.
+fn torch_bf16_bits<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let bf16 = data.getattr("dtype").is_ok_and(|d| d.to_string() == "torch.bfloat16");
+    if !bf16 {
+        return Ok(None);
+    }
+    let int16 = py.import("torch")?.getattr("int16")?;
+    let t = data.call_method0("detach")?.call_method0("cpu")?.call_method0("contiguous")?;
+    Ok(Some(t.call_method1("view", (int16,))?.call_method0("numpy")?))
+}
+
 /// A tensor from a NumPy array (its dtype kept) or nested Python lists (floats become float32, as in torch).
 pub(crate) fn from_data(
     py: Python<'_>,
@@ -65,6 +77,12 @@ pub(crate) fn from_data(
             Some(d) => c.to_dtype(d).py(),
             None => Ok(c),
         };
+    }
+    if let Some(bits) = torch_bf16_bits(py, data)? {
+        let shape: Vec<usize> = bits.getattr("shape")?.extract()?;
+        let bytes: Vec<u8> = bits.call_method0("tobytes")?.extract()?;
+        let t = Core::from_bytes(bytes, &shape, DType::BF16, dev).py()?;
+        return t.to_dtype(dtype.unwrap_or(DType::BF16)).py();
     }
     let np = py.import("numpy")?;
     let is_array = data.is_instance(&np.getattr("ndarray")?)?;

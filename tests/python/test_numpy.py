@@ -45,6 +45,24 @@ def test_bfloat16_numpy_raises_like_torch(device):
     assert x.float().numpy().dtype == np.float32
 
 
+def test_torch_bfloat16_tensors_load_bit_for_bit(device):
+    """vkml.tensor takes a torch bfloat16 tensor (NumPy cannot carry one) with its bits, strided or not, and into
+    another dtype as torch's .to would; a bfloat16 state_dict loads into bfloat16 parameters unchanged."""
+    bits = torch.randint(-32768, 32767, (3, 4), dtype=torch.int16)
+    bits[0, :3] = torch.tensor([0x7F80, -128, 0x0001], dtype=torch.int16)  # inf, -0.0, the smallest subnormal
+    src = bits.view(torch.bfloat16)
+    for t in (src, src.t(), src[:, ::2]):
+        x = vkml.tensor(t, device=device)
+        assert x.dtype == vkml.bfloat16 and x.shape == tuple(t.shape)
+        np.testing.assert_array_equal(x.float().numpy(), t.float().numpy())
+    y = vkml.tensor(src, dtype=vkml.float32, device=device)
+    np.testing.assert_array_equal(y.numpy(), src.float().numpy())
+    ref = torch.nn.Linear(4, 3).to(torch.bfloat16)
+    ours = vkml.nn.Linear(4, 3).to(device).to(dtype=vkml.bfloat16)
+    ours.load_state_dict(ref.state_dict())
+    np.testing.assert_array_equal(ours.weight.float().numpy(), ref.weight.float().detach().numpy())
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(2, 3), (), (0, 2), (1, 2, 2)])
 def test_tolist(shape, dtype, device):
