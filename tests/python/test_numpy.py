@@ -63,6 +63,39 @@ def test_torch_bfloat16_tensors_load_bit_for_bit(device):
     np.testing.assert_array_equal(ours.weight.float().numpy(), ref.weight.float().detach().numpy())
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int32", "int64", "bool"])
+def test_dlpack_both_ways(dtype, device):
+    """vkml.from_dlpack takes torch and NumPy tensors (copies, on the CPU device; strided ones too), and
+    torch.from_dlpack and numpy.from_dlpack take vkml tensors from any device, bfloat16 refused as by .numpy()."""
+    src = (torch.arange(12).reshape(3, 4) * 3 - 7).to(getattr(torch, dtype))
+    for t in (src, src.t()):
+        x = vkml.from_dlpack(t)
+        assert x.dtype == getattr(vkml, dtype) and x.shape == tuple(t.shape) and str(x.device) == "cpu"
+        assert x.float().tolist() == t.float().tolist()
+    if dtype != "bfloat16":
+        assert vkml.from_dlpack(src.numpy()).tolist() == src.tolist()
+    v = vkml.tensor(src, device=device)
+    if dtype == "bfloat16":
+        with pytest.raises(TypeError):
+            torch.from_dlpack(v)
+        return
+    back = torch.from_dlpack(v)
+    assert back.dtype == src.dtype and torch.equal(back, src)
+    assert (np.from_dlpack(v) == src.numpy()).all()
+
+
+def test_dlpack_refuses_device_tensors_with_the_reason():
+    class OnGpu:
+        def __dlpack_device__(self):
+            return (2, 0)  # kDLCUDA
+
+        def __dlpack__(self, **kw):
+            raise AssertionError("refused before the capsule is asked for")
+
+    with pytest.raises(RuntimeError, match="host tensors.*device type 2"):
+        vkml.from_dlpack(OnGpu())
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(2, 3), (), (0, 2), (1, 2, 2)])
 def test_tolist(shape, dtype, device):

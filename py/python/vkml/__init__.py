@@ -177,5 +177,6 @@ for _name in (
 del _name
 
 from . import data, datasets, linalg, nn, optim  # noqa: E402 - they import the names above
+from ._dlpack import from_dlpack  # noqa: E402 - it imports `tensor` from above
 
 __all__ = [n for n in globals() if not n.startswith("_")]
