@@ -266,6 +266,19 @@ def test_mha_init_follows_torch():
     assert m.in_proj_bias.numpy().tolist() == [0.0] * 192 and m.bias_k.shape == (1, 1, 64)
 
 
+def test_mha_is_causal_is_a_hint(device):
+    """As torch: is_causal without attn_mask raises, and with one the mask alone decides."""
+    causal = ~np.tril(np.ones((5, 5), bool))
+    m = vkml.nn.MultiheadAttention(E, H).to(device)
+    x = vkml.tensor(np.random.default_rng(0).standard_normal((5, 3, E)).astype(np.float32), device=device)
+    with pytest.raises(RuntimeError, match="Need attn_mask if specifying the is_causal hint"):
+        m(x, x, x, is_causal=True)
+    mask = vkml.tensor(causal, device=device)
+    a, _ = m(x, x, x, attn_mask=mask, is_causal=True)
+    b, _ = m(x, x, x, attn_mask=mask)
+    assert a.tolist() == b.tolist()
+
+
 def test_mha_refusals(device):
     with pytest.raises(ValueError, match="embed_dim and num_heads must be greater than 0"):
         vkml.nn.MultiheadAttention(0, 2)

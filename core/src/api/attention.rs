@@ -212,8 +212,13 @@ pub fn multi_head_attention(
     let scores = scale(&qh.matmul(&kh.transpose(-2, -1)?)?, 1.0 / (dh as f64).sqrt())?;
     // Masks hide what is True here (torch's MultiheadAttention convention); a float mask is added.
     let mut scores = scores.reshape(&[n as i64, h as i64, l as i64, s as i64])?;
+    // As torch: is_causal is only a hint that attn_mask is the causal mask, and it needs the mask.
     if call.is_causal && call.attn_mask.is_none() {
-        scores = masked(scores, &causal(l, s, q.device())?, true)?;
+        return Err(Error::Runtime(
+            "Need attn_mask if specifying the is_causal hint. You may use the Transformer module method \
+             `generate_square_subsequent_mask` to create this mask."
+                .into(),
+        ));
     }
     if let Some(am) = call.attn_mask {
         let am = &pad_keys(am, extra)?;
