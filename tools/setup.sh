@@ -34,6 +34,11 @@ export MESA_SHADER_CACHE_DIR="$VKML_CACHE/mesa-shader-cache"
 export MESA_SHADER_CACHE_MAX_SIZE=2G
 
 # --- Rust: the pinned toolchain (rust-toolchain.toml) and its wasm32 target.
+# rustup's default home is ~/.cargo/bin, which a login shell's profile puts on PATH; a bare shell (env -i, cron)
+# lacks it, so it is added here when rustup is there but not on PATH.
+if ! command -v rustup >/dev/null && [ -x "$HOME/.cargo/bin/rustup" ]; then
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
 # rustup installs a toolchain file's targets only when it installs the toolchain itself; where 1.95.0 was already
 # there without wasm32 (a fresh CI image), the wasm build failed, so the target is added explicitly (a no-op after).
 (cd "$ROOT" && rustup show active-toolchain >/dev/null \
