@@ -1,32 +1,64 @@
-//! Assembles each WGSL kernel family from `shaders/` (common helpers + input bindings + loaders + helper files it
-//! uses + the family + its driver) and validates it with naga, so a broken shader fails the build. The assembled text is what runs.
+//! Assembles each WGSL kernel family from `shaders/` (common helpers + the op-code constants of vkml_ops + input
+//! bindings + loaders + helper files it uses + the family + its driver) and validates it with naga, so a broken shader fails the build. The assembled text is what runs.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const FAMILIES: [&str; 17] = [
-    "create",
-    "unary",
-    "binary",
-    "where",
-    "fused",
-    "cast",
-    "movement",
-    "reduce",
-    "matmul",
-    "matmul_gemv",
-    "matmul_small",
-    "matmul_splitk",
-    "matmul_tiled",
-    "matmul_coop",
-    "index",
-    "sort",
-    "scan",
-];
+/// A unary row's name (the callback `vkml_ops::unary_ops!` calls with every row).
+macro_rules! unary_names {
+    ($($v:ident $name:ident : $rule:ident, $domain:ident; fwd $tol:expr; grad $grad:expr;)*) => {
+        &[$(stringify!($name)),*]
+    };
+}
+
+/// The unary primitives in op-code order (`UnaryOp::code` is the position).
+const UNARY: &[&str] = vkml_ops::unary_ops!(unary_names);
+
+/// The WGSL constants every family sees: `OP_<NAME>` for each op code.
+fn op_constants() -> String {
+    let mut s = String::from("// Op codes, written by backend-vulkan/build.rs from the rows of vkml_ops.\n");
+    for (code, name) in UNARY.iter().enumerate() {
+        s.push_str(&format!("const OP_{}: u32 = {code}u;\n", name.to_uppercase()));
+    }
+    s
+}
+
+/// Every op of a family that switches on op codes must have a `case` naming its constant: WGSL's `switch` needs a
+/// `default`, so the compiler cannot see a missing op, and this check does.
+fn check_cases(family: &str, body: &str) -> Result<(), String> {
+    let ops = match family {
+        "unary" => UNARY,
+        _ => return Ok(()),
+    };
+    let named = |c: &str| {
+        body.lines()
+            .filter(|l| l.trim_start().starts_with("case "))
+            .any(|l| l.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).any(|w| w == c))
+    };
+    let missing: Vec<String> = ops.iter().map(|n| format!("OP_{}", n.to_uppercase())).filter(|c| !named(c)).collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("shaders/{family}.wgsl has no `case` for {}", missing.join(", ")))
+    }
+}
+
+/// The kernel families: every `shaders/<family>.wgsl` but `common.wgsl`, which opens them all (the `.wgsl.in` files
+/// are parts they include).
+fn families(dir: &Path) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".wgsl").map(str::to_string))
+        .filter(|name| name != "common")
+        .collect();
+    names.sort();
+    Ok(names)
+}
 
 fn assemble(dir: &Path, family: &str) -> Result<String, String> {
     let read = |name: &str| fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
     let body = read(&format!("{family}.wgsl"))?;
+    check_cases(family, &body)?;
     // `// @features NAME ...`: the optional features a family needs, as WGSL enable directives (which must open the
     // module) where WGSL has one.
     let mut src: String = features(&body)
@@ -37,6 +69,8 @@ fn assemble(dir: &Path, family: &str) -> Result<String, String> {
         })
         .collect();
     src.push_str(&read("common.wgsl")?);
+    src.push('\n');
+    src.push_str(&op_constants());
     let inputs: Vec<String> = body
         .lines()
         .find_map(|l| l.strip_prefix("// @inputs "))
@@ -94,7 +128,11 @@ fn main() {
     println!("cargo:rerun-if-changed={}", dir.display());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let mut failures = Vec::new();
-    for family in FAMILIES {
+    let families = families(&dir).unwrap_or_else(|e| {
+        failures.push(e);
+        Vec::new()
+    });
+    for family in &families {
         match assemble(&dir, family).and_then(|src| validate(family, &src).map(|_| src)) {
             Ok(src) => {
                 if let Err(e) = fs::write(out.join(format!("{family}.wgsl")), src) {
@@ -103,6 +141,17 @@ fn main() {
             }
             Err(e) => failures.push(format!("shader family '{family}' is invalid:\n{e}")),
         }
+    }
+    // The list pipeline.rs includes, so the families are named once (by their files).
+    let list: String = families
+        .iter()
+        .map(|f| format!("    (\"{f}\", include_str!(concat!(env!(\"OUT_DIR\"), \"/{f}.wgsl\"))),\n"))
+        .collect();
+    let rs = format!("/// Every kernel family and its WGSL.\npub const FAMILIES: &[(&str, &str)] = &[\n{list}];\n");
+    if let Err(e) =
+        fs::write(out.join("families.rs"), rs).and_then(|_| fs::write(out.join("ops.wgsl.in"), op_constants()))
+    {
+        failures.push(format!("families.rs: {e}"));
     }
     if !failures.is_empty() {
         for f in &failures {

@@ -1,4 +1,5 @@
-// Unary elementwise ops (op codes match backend-vulkan/src/unary.rs); input and output share a dtype.
+// Unary elementwise ops, one `case OP_<NAME>` per row of vkml_ops::unary_ops! (build.rs writes the constants and
+// fails the build when a row has no case); input and output share a dtype.
 // @inputs a
 // @uses special
 // @uses arith
@@ -46,15 +47,15 @@ fn exp_bits(xb: u32, base2: bool) -> f32 {
     return select(exp(x), exp2(x), base2);
 }
 
-// floor, ceil, trunc or round (`op` 8 to 11) of a zero or subnormal input, from its bits: a GPU may flush the
+// floor, ceil, trunc or round of a zero or subnormal input, from its bits: a GPU may flush the
 // input to zero, but floor(-tiny) is -1 and ceil(tiny) is 1; the rest keep the sign of zero.
 fn round_tiny(xb: u32, op: u32) -> f32 {
     let neg = (xb & 0x80000000u) != 0u;
     let nonzero = (xb & 0x7fffffffu) != 0u;
-    if (op == 8u && neg && nonzero) {
+    if (op == OP_FLOOR && neg && nonzero) {
         return -1.0;
     }
-    if (op == 9u && !neg && nonzero) {
+    if (op == OP_CEIL && !neg && nonzero) {
         return 1.0;
     }
     return bitcast<f32>(xb & 0x80000000u);
@@ -82,49 +83,53 @@ fn rsqrt_bits(xb: u32) -> f32 {
     return inverseSqrt(bitcast<f32>(xb));
 }
 
+fn is_rounding(op: u32) -> bool {
+    return op == OP_FLOOR || op == OP_CEIL || op == OP_TRUNC || op == OP_ROUND;
+}
+
 fn value_f(e: u32) -> f32 {
     let xb = a_fbits(e);
     let x = bitcast<f32>(xb);
-    if (info.op >= 8u && info.op <= 11u && (xb & 0x7f800000u) == 0u) {
+    if (is_rounding(info.op) && (xb & 0x7f800000u) == 0u) {
         return round_tiny(xb, info.op);
     }
     switch info.op {
         // Negation and abs work on the sign bit: exact, and immune to subnormal flushing.
-        case 0u: { return bitcast<f32>(xb ^ 0x80000000u); }
-        case 1u: { return exp_bits(xb, false); }
-        case 2u: { return log_bits(xb, false); }
-        case 3u: { return sqrt_bits(xb); }
-        case 4u: { return bitcast<f32>(xb & 0x7fffffffu); }
-        case 5u: {
+        case OP_NEG: { return bitcast<f32>(xb ^ 0x80000000u); }
+        case OP_EXP: { return exp_bits(xb, false); }
+        case OP_LOG: { return log_bits(xb, false); }
+        case OP_SQRT: { return sqrt_bits(xb); }
+        case OP_ABS: { return bitcast<f32>(xb & 0x7fffffffu); }
+        case OP_SIGN: {
             if (bnan(xb) || (xb & 0x7fffffffu) == 0u) {
                 return 0.0;
             }
             return select(1.0, -1.0, (xb & 0x80000000u) != 0u);
         }
-        case 6u: { return exp_bits(xb, true); }
-        case 7u: { return log_bits(xb, true); }
-        case 8u: { return floor(x); }
-        case 9u: { return ceil(x); }
-        case 10u: { return trunc(x); }
+        case OP_EXP2: { return exp_bits(xb, true); }
+        case OP_LOG2: { return log_bits(xb, true); }
+        case OP_FLOOR: { return floor(x); }
+        case OP_CEIL: { return ceil(x); }
+        case OP_TRUNC: { return trunc(x); }
         // WGSL's round is half to even, as torch's.
-        case 11u: { return round(x); }
-        case 12u: { return rsqrt_bits(xb); }
-        case 13u: { return sin_f(xb); }
-        case 14u: { return cos_f(xb); }
-        case 15u: { return tan_f(xb); }
-        case 16u: { return asin_f(xb); }
-        case 17u: { return acos_f(xb); }
-        case 18u: { return atan_f(xb); }
-        case 19u: { return sinh_f(xb); }
-        case 20u: { return cosh_f(xb); }
-        case 21u: { return tanh_f(xb); }
-        case 22u: { return asinh_f(xb); }
-        case 23u: { return acosh_f(xb); }
-        case 24u: { return atanh_f(xb); }
-        case 25u: { return erf_f(xb); }
-        case 26u: { return erfc_f(xb); }
-        case 27u: { return expm1_f(xb); }
-        default: { return log1p_f(xb); }
+        case OP_ROUND: { return round(x); }
+        case OP_RSQRT: { return rsqrt_bits(xb); }
+        case OP_SIN: { return sin_f(xb); }
+        case OP_COS: { return cos_f(xb); }
+        case OP_TAN: { return tan_f(xb); }
+        case OP_ASIN: { return asin_f(xb); }
+        case OP_ACOS: { return acos_f(xb); }
+        case OP_ATAN: { return atan_f(xb); }
+        case OP_SINH: { return sinh_f(xb); }
+        case OP_COSH: { return cosh_f(xb); }
+        case OP_TANH: { return tanh_f(xb); }
+        case OP_ASINH: { return asinh_f(xb); }
+        case OP_ACOSH: { return acosh_f(xb); }
+        case OP_ATANH: { return atanh_f(xb); }
+        case OP_ERF: { return erf_f(xb); }
+        case OP_ERFC: { return erfc_f(xb); }
+        case OP_EXPM1: { return expm1_f(xb); }
+        case OP_LOG1P, default: { return log1p_f(xb); }
     }
 }
 
@@ -132,11 +137,11 @@ fn value_i(e: u32) -> vec2<u32> {
     // Integers reach only neg, abs and sign: float-only ops cast first, rounding ops on integers are copies.
     let x = a_i64(e);
     switch info.op {
-        case 4u: { return select(x, neg64(x), is_neg64(x)); }
-        case 5u: {
+        case OP_ABS: { return select(x, neg64(x), is_neg64(x)); }
+        case OP_SIGN: {
             let c = cmp64(x, vec2<u32>(0u, 0u));
             return i64_from_i32(c);
         }
-        default: { return neg64(x); }
+        case OP_NEG, default: { return neg64(x); }
     }
 }

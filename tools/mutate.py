@@ -56,10 +56,11 @@ DEFAULT_CAP = 40
 DEFAULT_CPU_CAP = 10
 # The test command's sample (tools/test.sh): about a minute on 2 cores.
 SAMPLE = 6
-# The families build.rs assembles, read from it so that a new family cannot be left out of the campaign.
-FAMILIES = re.findall(
-    r'"(\w+)"', re.search(r"const FAMILIES[^=]*=([^;]*);", (ROOT / "backend-vulkan/build.rs").read_text())[1]
-)
+# The families build.rs assembles, listed as build.rs lists them: every shaders/<family>.wgsl but common.wgsl, which
+# opens them all (the `.wgsl.in` files are parts).
+FAMILIES = sorted(p.name[: -len(".wgsl")] for p in SHADERS.glob("*.wgsl") if p.name != "common.wgsl")
+# The part build.rs generates from vkml_ops (the op-code constants), read from its output.
+GENERATED = "ops.wgsl.in"
 
 # Test-name filters (substrings, as the Rust test harness takes them) that exercise each shader family. New kill tests
 # are named after the family they check (tests/tests/mutation_kill_*.rs), so the prefix finds them.
@@ -160,6 +161,7 @@ def assemble(read, family: str) -> str:
     enables = {"f16": "enable f16;\n", "cooperative_matrix": "enable wgpu_cooperative_matrix;\n"}
     src = "".join(enables.get(f, "") for f in features(body))
     src += read("common.wgsl")
+    src += "\n" + read(GENERATED)
     inputs = next((ln[len("// @inputs ") :].split() for ln in lines if ln.startswith("// @inputs ")), [])
     template = read("load.wgsl.in")
     for k, name in enumerate(inputs):
@@ -183,7 +185,20 @@ def features(body: str) -> list[str]:
 
 
 def shader_sources() -> dict[str, str]:
-    return {p.name: p.read_text() for p in sorted(SHADERS.iterdir()) if p.suffix in (".wgsl", ".in")}
+    """The shader files, and the part build.rs generated for this tree."""
+    files = {p.name: p.read_text() for p in sorted(SHADERS.iterdir()) if p.suffix in (".wgsl", ".in")}
+    return {**files, GENERATED: (build_out() / GENERATED).read_text()}
+
+
+def build_out() -> Path:
+    """build.rs's newest output folder for this tree."""
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "debug" / "build"
+    mine = str(ROOT / "backend-vulkan" / ".." / "shaders")
+    outs = [p.parent / "out" for p in target.glob("vkml-backend-vulkan-*/output") if mine in p.read_text()]
+    if not outs:
+        sys.exit("mutate.py: no build.rs output for this tree; build the tests first")
+    # The newest by its files: build.rs rewrites them in place, which leaves the directory's own mtime behind.
+    return max(outs, key=lambda p: max((f.stat().st_mtime for f in p.iterdir()), default=0.0))
 
 
 def families_using(sources: dict[str, str]) -> dict[str, list[str]]:
@@ -205,13 +220,7 @@ def families_using(sources: dict[str, str]) -> dict[str, list[str]]:
 def check_assembly(sources: dict[str, str]) -> None:
     """Refuse to run when this script's assembly differs from what build.rs wrote for this tree (it would test a
     different shader than the one that ships)."""
-    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "debug" / "build"
-    mine = str(ROOT / "backend-vulkan" / ".." / "shaders")
-    outs = [p.parent / "out" for p in target.glob("vkml-backend-vulkan-*/output") if mine in p.read_text()]
-    if not outs:
-        sys.exit("mutate.py: no build.rs output for this tree; build the tests first")
-    # The newest by its files: build.rs rewrites them in place, which leaves the directory's own mtime behind.
-    out = max(outs, key=lambda p: max((f.stat().st_mtime for f in p.iterdir()), default=0.0))
+    out = build_out()
     for family in FAMILIES:
         if assemble(sources.__getitem__, family) != (out / f"{family}.wgsl").read_text():
             sys.exit(f"mutate.py: assembly of '{family}' differs from build.rs's ({out}); update assemble()")

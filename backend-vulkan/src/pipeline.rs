@@ -4,26 +4,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// Every kernel family and its WGSL.
-pub const FAMILIES: [(&str, &str); 17] = [
-    ("create", include_str!(concat!(env!("OUT_DIR"), "/create.wgsl"))),
-    ("unary", include_str!(concat!(env!("OUT_DIR"), "/unary.wgsl"))),
-    ("binary", include_str!(concat!(env!("OUT_DIR"), "/binary.wgsl"))),
-    ("where", include_str!(concat!(env!("OUT_DIR"), "/where.wgsl"))),
-    ("fused", include_str!(concat!(env!("OUT_DIR"), "/fused.wgsl"))),
-    ("cast", include_str!(concat!(env!("OUT_DIR"), "/cast.wgsl"))),
-    ("movement", include_str!(concat!(env!("OUT_DIR"), "/movement.wgsl"))),
-    ("reduce", include_str!(concat!(env!("OUT_DIR"), "/reduce.wgsl"))),
-    ("matmul", include_str!(concat!(env!("OUT_DIR"), "/matmul.wgsl"))),
-    ("matmul_gemv", include_str!(concat!(env!("OUT_DIR"), "/matmul_gemv.wgsl"))),
-    ("matmul_small", include_str!(concat!(env!("OUT_DIR"), "/matmul_small.wgsl"))),
-    ("matmul_splitk", include_str!(concat!(env!("OUT_DIR"), "/matmul_splitk.wgsl"))),
-    ("matmul_tiled", include_str!(concat!(env!("OUT_DIR"), "/matmul_tiled.wgsl"))),
-    ("matmul_coop", include_str!(concat!(env!("OUT_DIR"), "/matmul_coop.wgsl"))),
-    ("index", include_str!(concat!(env!("OUT_DIR"), "/index.wgsl"))),
-    ("sort", include_str!(concat!(env!("OUT_DIR"), "/sort.wgsl"))),
-    ("scan", include_str!(concat!(env!("OUT_DIR"), "/scan.wgsl"))),
-];
+// FAMILIES: every kernel family and its WGSL, listed by build.rs from the files in shaders/.
+include!(concat!(env!("OUT_DIR"), "/families.rs"));
 
 /// Compiled pipelines by family.
 #[derive(Default)]

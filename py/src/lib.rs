@@ -35,6 +35,7 @@ use vkml_core::api::{create, realize, Tensor as Core};
 use vkml_core::base::dtype::{DType, ALL_DTYPES};
 use vkml_core::base::scalar::Scalar;
 use vkml_core::dispatch;
+use vkml_core::graph::op::UnaryOp;
 use vkml_core::graph::table::{Tolerance, OPS};
 use vkml_core::util::stats::{get, COUNTERS};
 
@@ -356,6 +357,9 @@ fn op_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("kind", r.kind.name())?;
         d.set_item("primitive", r.primitive)?;
         d.set_item("dtype_rule", r.dtype_rule.name())?;
+        // Where ordinary test inputs are drawn, for the unary primitives (their rows in vkml_ops say it).
+        let domain = UnaryOp::from_name(r.name).filter(|_| r.primitive).map(UnaryOp::domain);
+        d.set_item("domain", domain)?;
         d.set_item("tolerance", tolerance_dict(py, &r.tolerance)?)?;
         let grad = vkml_core::graph::grads::grad_tolerance(r.name).map(|g| tolerance_dict(py, &g)).transpose()?;
         d.set_item("grad", grad)?;

@@ -126,40 +126,22 @@ macro_rules! unary_methods {
     };
 }
 
+/// One method per unary primitive, from its row in `vkml_ops::unary_ops!`.
+macro_rules! unary_primitives {
+    ($($v:ident $name:ident : $rule:ident, $domain:ident; fwd $tol:expr; grad $grad:expr;)*) => {
+        unary_methods! {
+            $($name => |t| t.unary(UnaryOp::$v);)*
+        }
+    };
+}
+
+vkml_ops::unary_ops!(unary_primitives);
+
 unary_methods! {
-    neg => |t| t.neg();
-    exp => |t| t.exp();
-    log => |t| t.log();
-    sqrt => |t| t.sqrt();
-    rsqrt => |t| t.unary(UnaryOp::Rsqrt);
-    abs => |t| t.unary(UnaryOp::Abs);
-    sign => |t| t.unary(UnaryOp::Sign);
-    exp2 => |t| t.unary(UnaryOp::Exp2);
-    log2 => |t| t.unary(UnaryOp::Log2);
-    floor => |t| t.unary(UnaryOp::Floor);
-    ceil => |t| t.unary(UnaryOp::Ceil);
-    trunc => |t| t.unary(UnaryOp::Trunc);
-    round => |t| t.unary(UnaryOp::Round);
     square => |t| t.square();
     reciprocal => |t| t.reciprocal();
     relu => |t| t.relu();
     sigmoid => |t| vkml_core::api::nn::sigmoid(t);
-    sin => |t| t.unary(UnaryOp::Sin);
-    cos => |t| t.unary(UnaryOp::Cos);
-    tan => |t| t.unary(UnaryOp::Tan);
-    asin => |t| t.unary(UnaryOp::Asin);
-    acos => |t| t.unary(UnaryOp::Acos);
-    atan => |t| t.unary(UnaryOp::Atan);
-    sinh => |t| t.unary(UnaryOp::Sinh);
-    cosh => |t| t.unary(UnaryOp::Cosh);
-    tanh => |t| t.unary(UnaryOp::Tanh);
-    asinh => |t| t.unary(UnaryOp::Asinh);
-    acosh => |t| t.unary(UnaryOp::Acosh);
-    atanh => |t| t.unary(UnaryOp::Atanh);
-    erf => |t| t.unary(UnaryOp::Erf);
-    erfc => |t| t.unary(UnaryOp::Erfc);
-    expm1 => |t| t.unary(UnaryOp::Expm1);
-    log1p => |t| t.unary(UnaryOp::Log1p);
     logical_not => |t| t.logical_not();
     log10 => |t| t.log10();
     frac => |t| t.frac();

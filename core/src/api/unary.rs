@@ -1,69 +1,40 @@
-//! Unary ops: the dtype rule of each primitive (float ops promote integers to float32, rounding ops pass integers
-//! through) and the composites square, reciprocal, log10, frac, the float classifications and nan_to_num.
+//! Unary ops: each primitive under its row's dtype rule (float ops promote integers to float32, rounding ops copy
+//! integers) and the composites square, reciprocal, log10, frac, the float classifications and nan_to_num.
 
 use super::elementwise::{binary, sub, where_};
 use super::promote::Operand;
 use super::tensor::Tensor;
 use crate::base::dtype::{to_float, DType};
 use crate::base::scalar::Scalar;
-use crate::graph::op::{BinaryOp, Op, UnaryOp};
+use crate::graph::op::{BinaryOp, Op, UnaryOp, UnaryRule};
 use crate::util::error::{Error, Result};
 
 impl Tensor {
     pub fn unary(&self, op: UnaryOp) -> Result<Tensor> {
         let d = self.dtype();
-        let no_bool = |what: &str| -> Result<()> {
-            if d == DType::Bool {
-                return Err(Error::Unsupported(format!("\"{what}\" not implemented for 'Bool'")));
+        if d == DType::Bool {
+            // torch's refusals, with its messages.
+            if op == UnaryOp::Neg {
+                return Err(Error::Dtype(
+                    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a \
+                     mask, use the `~` or `logical_not()` operator instead."
+                        .into(),
+                ));
             }
-            Ok(())
-        };
-        let dtype = match op {
-            UnaryOp::Neg => {
-                if d == DType::Bool {
-                    return Err(Error::Dtype(
-                        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert \
-                         a mask, use the `~` or `logical_not()` operator instead."
-                            .into(),
-                    ));
-                }
-                d
+            let kernel = match op.rule() {
+                UnaryRule::Integral => Some(format!("{}_vml_cpu", op.name())),
+                UnaryRule::Same | UnaryRule::Float => (op == UnaryOp::Abs).then(|| "abs_cpu".to_string()),
+            };
+            if let Some(kernel) = kernel {
+                return Err(Error::Unsupported(format!("\"{kernel}\" not implemented for 'Bool'")));
             }
-            UnaryOp::Abs => {
-                no_bool("abs_cpu")?;
-                d
-            }
-            UnaryOp::Sign => d,
-            UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc | UnaryOp::Round => {
-                no_bool(&format!("{}_vml_cpu", Op::Unary(op).name()))?;
-                if !d.is_float() {
-                    // Integers are already integral: torch returns a copy.
-                    return self.copy();
-                }
-                d
-            }
-            UnaryOp::Exp
-            | UnaryOp::Log
-            | UnaryOp::Sqrt
-            | UnaryOp::Exp2
-            | UnaryOp::Log2
-            | UnaryOp::Rsqrt
-            | UnaryOp::Sin
-            | UnaryOp::Cos
-            | UnaryOp::Tan
-            | UnaryOp::Asin
-            | UnaryOp::Acos
-            | UnaryOp::Atan
-            | UnaryOp::Sinh
-            | UnaryOp::Cosh
-            | UnaryOp::Tanh
-            | UnaryOp::Asinh
-            | UnaryOp::Acosh
-            | UnaryOp::Atanh
-            | UnaryOp::Erf
-            | UnaryOp::Erfc
-            | UnaryOp::Expm1
-            | UnaryOp::Log1p => to_float(d),
+        }
+        let dtype = match op.rule() {
+            UnaryRule::Same => d,
+            // Integers are already integral: torch returns a copy.
+            UnaryRule::Integral if !d.is_float() => return self.copy(),
+            UnaryRule::Integral => d,
+            UnaryRule::Float => to_float(d),
         };
         let x = self.to_dtype(dtype)?;
         Tensor::make(Op::Unary(op), &[&x], x.shape().to_vec(), dtype, x.device())

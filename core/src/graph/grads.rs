@@ -1,20 +1,17 @@
 //! The gradient contracts: for each differentiable op, how close its inputs' gradients must be to torch's float64
 //! gradients of the same lambda (read by `vkml.op_table()` as each row's `grad`).
 
-use super::table::Tolerance;
+use super::op::UnaryOp;
+use super::table::{unary_grad, Tolerance};
 
 /// The contract of an op's gradients, where it has them: the gradients of its inputs (summed into the leaves),
 /// compared with torch's float64 gradients of the same lambda.
 pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
+    if let Some(op) = UnaryOp::from_name(name) {
+        return Some(unary_grad(op));
+    }
     Some(match name {
-        "neg"
-        | "relu"
-        | "abs"
-        | "sign"
-        | "floor"
-        | "ceil"
-        | "trunc"
-        | "round"
+        "relu"
         | "add"
         | "sub"
         | "mul"
@@ -120,58 +117,6 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
             reason: "the normalisation's gradient subtracts the mean of g and of g·x̂ from g, scaled by rsqrt(var): \
                      forward-contract values in a few products and two means; 2⁻¹⁶ absolute near zero",
         },
-        "sin" | "cos" => Tolerance::Ulp {
-            ulp: 4.0,
-            per_abs_x: 0.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g·cos(x) or −g·sin(x): the forward's 2.5 ulp and a rounding",
-        },
-        "tan" => Tolerance::Ulp {
-            ulp: 12.0,
-            per_abs_x: 0.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g·(1 + y²): y within 5 ulp, doubled by the square, and three roundings",
-        },
-        "asin" | "acos" | "atan" | "asinh" | "acosh" | "atanh" | "log1p" => Tolerance::Ulp {
-            ulp: 5.0,
-            per_abs_x: 0.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g·rsqrt((1 − x)(1 + x)), g/(1 + x²), g·rsqrt(x² ± 1), g/((1 − x)(1 + x)), g/(1 + x): factors \
-                     written without cancellation (1.5u), then rsqrt's 2 ulp or a 2.5 ulp division",
-        },
-        "sinh" | "cosh" => Tolerance::Ulp {
-            ulp: 8.0,
-            per_abs_x: 0.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g·cosh(x) or g·sinh(x): the other function's forward contract and a rounding",
-        },
-        "tanh" => Tolerance::Ulp {
-            ulp: 19.0,
-            per_abs_x: 0.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g·sech²(x) = g·(1/cosh x)², not 1 − y², which loses every digit as y → ±1: cosh's 6 ulp and a \
-                     2.5 ulp division, doubled by the square, and two roundings",
-        },
-        "erf" | "erfc" => Tolerance::Ulp {
-            ulp: 5.0,
-            per_abs_x: 25.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "±g·(2/√π)·exp(−x²): the rounding of x² moves the exponent by x²/2 ulp and exp adds 3 + 2·x² \
-                     (Vulkan); 2.5·x² ≤ 25·|x| below |x| = 10, beyond which the gradient underflows",
-        },
-        "expm1" => Tolerance::Ulp {
-            ulp: 4.0,
-            per_abs_x: 2.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g·exp(x), not g·(y + 1), which cancels as y → −1: exp's 3 + 2·|x| ulp (Vulkan) and a rounding",
-        },
         "log10" => Tolerance::Ulp {
             ulp: 9.0,
             per_abs_x: 0.0,
@@ -223,27 +168,7 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
             reason: "g·b·a^(b − 1) through pow's 2 ulp and two roundings; g·a^b·ln a through log's 3 ulp, or 2⁻²¹ \
                      absolute on [0.5, 2] (Vulkan), which |g·a^b| ≤ 8 in the tests scales to 2⁻¹⁸",
         },
-        "exp" | "exp2" => Tolerance::Ulp {
-            ulp: 5.0,
-            per_abs_x: 2.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g·exp(x) (·ln 2): the forward's 3 + 2·|x| ULP plus one or two roundings",
-        },
-        "log" | "log2" | "reciprocal" | "div" => Tolerance::Ulp {
-            ulp: 8.0,
-            per_abs_x: 0.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g / x (and −g·a / b², −g / x²): up to three roundings and a 2.5 ULP division each way",
-        },
-        "sqrt" | "rsqrt" => Tolerance::Ulp {
-            ulp: 12.0,
-            per_abs_x: 0.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g / (2·√x) or −g·y³/2: the forward's 5 (2) ULP, three times for y³, plus roundings and division",
-        },
+        "reciprocal" | "div" => GRAD_QUOTIENT,
         "sigmoid" => Tolerance::Ulp {
             ulp: 24.0,
             per_abs_x: 4.0,
@@ -273,8 +198,101 @@ pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
 }
 
 /// Gradients that are linear in the upstream gradient with coefficients read from the inputs.
-const GRAD_LINEAR: Tolerance = Tolerance::Backward {
+pub(crate) const GRAD_LINEAR: Tolerance = Tolerance::Backward {
     gpu_ftz: true,
     reason: "linear in the upstream gradient, with coefficients taken from the inputs (moved, selected, masked, \
              multiplied, summed over broadcast dims): within γ(n)·Σ|terms| of exact, as any sum",
+};
+
+/// The gradient contract of sin and cos.
+pub(crate) const GRAD_SIN_COS: Tolerance = Tolerance::Ulp {
+    ulp: 4.0,
+    per_abs_x: 0.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g·cos(x) or −g·sin(x): the forward's 2.5 ulp and a rounding",
+};
+
+/// The gradient contract of tan.
+pub(crate) const GRAD_TAN: Tolerance = Tolerance::Ulp {
+    ulp: 12.0,
+    per_abs_x: 0.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g·(1 + y²): y within 5 ulp, doubled by the square, and three roundings",
+};
+
+/// The gradient contract of asin and acos and atan and asinh and acosh and atanh and log1p.
+pub(crate) const GRAD_INVERSE: Tolerance = Tolerance::Ulp {
+    ulp: 5.0,
+    per_abs_x: 0.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g·rsqrt((1 − x)(1 + x)), g/(1 + x²), g·rsqrt(x² ± 1), g/((1 − x)(1 + x)), g/(1 + x): factors \
+                 written without cancellation (1.5u), then rsqrt's 2 ulp or a 2.5 ulp division",
+};
+
+/// The gradient contract of sinh and cosh.
+pub(crate) const GRAD_SINH_COSH: Tolerance = Tolerance::Ulp {
+    ulp: 8.0,
+    per_abs_x: 0.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g·cosh(x) or g·sinh(x): the other function's forward contract and a rounding",
+};
+
+/// The gradient contract of tanh.
+pub(crate) const GRAD_TANH: Tolerance = Tolerance::Ulp {
+    ulp: 19.0,
+    per_abs_x: 0.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g·sech²(x) = g·(1/cosh x)², not 1 − y², which loses every digit as y → ±1: cosh's 6 ulp and a \
+                 2.5 ulp division, doubled by the square, and two roundings",
+};
+
+/// The gradient contract of erf and erfc.
+pub(crate) const GRAD_ERF: Tolerance = Tolerance::Ulp {
+    ulp: 5.0,
+    per_abs_x: 25.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "±g·(2/√π)·exp(−x²): the rounding of x² moves the exponent by x²/2 ulp and exp adds 3 + 2·x² \
+                 (Vulkan); 2.5·x² ≤ 25·|x| below |x| = 10, beyond which the gradient underflows",
+};
+
+/// The gradient contract of expm1.
+pub(crate) const GRAD_EXPM1: Tolerance = Tolerance::Ulp {
+    ulp: 4.0,
+    per_abs_x: 2.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g·exp(x), not g·(y + 1), which cancels as y → −1: exp's 3 + 2·|x| ulp (Vulkan) and a rounding",
+};
+
+/// The gradient contract of exp and exp2.
+pub(crate) const GRAD_EXP: Tolerance = Tolerance::Ulp {
+    ulp: 5.0,
+    per_abs_x: 2.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g·exp(x) (·ln 2): the forward's 3 + 2·|x| ULP plus one or two roundings",
+};
+
+/// The gradient contract of log and log2 and reciprocal and div.
+pub(crate) const GRAD_QUOTIENT: Tolerance = Tolerance::Ulp {
+    ulp: 8.0,
+    per_abs_x: 0.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g / x (and −g·a / b², −g / x²): up to three roundings and a 2.5 ULP division each way",
+};
+
+/// The gradient contract of sqrt and rsqrt.
+pub(crate) const GRAD_SQRT: Tolerance = Tolerance::Ulp {
+    ulp: 12.0,
+    per_abs_x: 0.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g / (2·√x) or −g·y³/2: the forward's 5 (2) ULP, three times for y³, plus roundings and division",
 };

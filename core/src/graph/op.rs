@@ -5,78 +5,77 @@ use std::sync::Arc;
 
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
+use crate::graph::table::DtypeRule;
 
-/// Elementwise ops of one input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Neg,
-    Exp,
-    Log,
-    Sqrt,
-    Abs,
-    Sign,
-    Exp2,
-    Log2,
-    Floor,
-    Ceil,
-    Trunc,
-    Round,
-    Rsqrt,
-    Sin,
-    Cos,
-    Tan,
-    Asin,
-    Acos,
-    Atan,
-    Sinh,
-    Cosh,
-    Tanh,
-    Asinh,
-    Acosh,
-    Atanh,
-    Erf,
-    Erfc,
-    Expm1,
-    Log1p,
+/// How a unary primitive's output dtype follows from its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryRule {
+    /// The input's dtype.
+    Same,
+    /// The input's dtype; integers are already integral, so an integer input is copied.
+    Integral,
+    /// Floats keep their dtype; integers and bool compute in float32.
+    Float,
 }
 
+impl UnaryRule {
+    /// The op table's dtype rule for this rule.
+    pub const fn dtype_rule(self) -> DtypeRule {
+        match self {
+            UnaryRule::Same | UnaryRule::Integral => DtypeRule::Same,
+            UnaryRule::Float => DtypeRule::Float,
+        }
+    }
+}
+
+/// Expands `vkml_ops::unary_ops!`'s rows into `UnaryOp` and the facts a row states.
+macro_rules! unary_enum {
+    ($($v:ident $name:ident : $rule:ident, $domain:ident; fwd $tol:expr; grad $grad:expr;)*) => {
+        /// Elementwise ops of one input (one row each in `vkml_ops::unary_ops!`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum UnaryOp {
+            $($v),*
+        }
+
+        impl UnaryOp {
+            /// Every unary op, in op-code order.
+            pub const ALL: [UnaryOp; [$(stringify!($v)),*].len()] = [$(UnaryOp::$v),*];
+
+            /// The op-table name (torch's).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(UnaryOp::$v => stringify!($name)),*
+                }
+            }
+
+            /// How the output dtype follows from the input's.
+            pub const fn rule(self) -> UnaryRule {
+                match self {
+                    $(UnaryOp::$v => UnaryRule::$rule),*
+                }
+            }
+
+            /// Where ordinary test inputs are drawn: normal, positive, unit, above1 or wide.
+            pub const fn domain(self) -> &'static str {
+                match self {
+                    $(UnaryOp::$v => stringify!($domain)),*
+                }
+            }
+        }
+    };
+}
+
+vkml_ops::unary_ops!(unary_enum);
+
 impl UnaryOp {
-    /// Every unary op, for lookups by name.
-    pub const ALL: [UnaryOp; 29] = [
-        UnaryOp::Neg,
-        UnaryOp::Exp,
-        UnaryOp::Log,
-        UnaryOp::Sqrt,
-        UnaryOp::Abs,
-        UnaryOp::Sign,
-        UnaryOp::Exp2,
-        UnaryOp::Log2,
-        UnaryOp::Floor,
-        UnaryOp::Ceil,
-        UnaryOp::Trunc,
-        UnaryOp::Round,
-        UnaryOp::Rsqrt,
-        UnaryOp::Sin,
-        UnaryOp::Cos,
-        UnaryOp::Tan,
-        UnaryOp::Asin,
-        UnaryOp::Acos,
-        UnaryOp::Atan,
-        UnaryOp::Sinh,
-        UnaryOp::Cosh,
-        UnaryOp::Tanh,
-        UnaryOp::Asinh,
-        UnaryOp::Acosh,
-        UnaryOp::Atanh,
-        UnaryOp::Erf,
-        UnaryOp::Erfc,
-        UnaryOp::Expm1,
-        UnaryOp::Log1p,
-    ];
+    /// The op code kernels switch on: the row's position (the WGSL constants `OP_<NAME>` carry the same numbers).
+    pub const fn code(self) -> u32 {
+        self as u32
+    }
 
     /// The unary op with this op-table name.
     pub fn from_name(name: &str) -> Option<UnaryOp> {
-        UnaryOp::ALL.into_iter().find(|u| Op::Unary(*u).name() == name)
+        UnaryOp::ALL.into_iter().find(|u| u.name() == name)
     }
 }
 
@@ -219,37 +218,7 @@ impl Op {
             Op::Full(_) => "full",
             Op::Rand { .. } => "rand",
             Op::Randn { .. } => "randn",
-            Op::Unary(u) => match u {
-                UnaryOp::Neg => "neg",
-                UnaryOp::Exp => "exp",
-                UnaryOp::Log => "log",
-                UnaryOp::Sqrt => "sqrt",
-                UnaryOp::Abs => "abs",
-                UnaryOp::Sign => "sign",
-                UnaryOp::Exp2 => "exp2",
-                UnaryOp::Log2 => "log2",
-                UnaryOp::Floor => "floor",
-                UnaryOp::Ceil => "ceil",
-                UnaryOp::Trunc => "trunc",
-                UnaryOp::Round => "round",
-                UnaryOp::Rsqrt => "rsqrt",
-                UnaryOp::Sin => "sin",
-                UnaryOp::Cos => "cos",
-                UnaryOp::Tan => "tan",
-                UnaryOp::Asin => "asin",
-                UnaryOp::Acos => "acos",
-                UnaryOp::Atan => "atan",
-                UnaryOp::Sinh => "sinh",
-                UnaryOp::Cosh => "cosh",
-                UnaryOp::Tanh => "tanh",
-                UnaryOp::Asinh => "asinh",
-                UnaryOp::Acosh => "acosh",
-                UnaryOp::Atanh => "atanh",
-                UnaryOp::Erf => "erf",
-                UnaryOp::Erfc => "erfc",
-                UnaryOp::Expm1 => "expm1",
-                UnaryOp::Log1p => "log1p",
-            },
+            Op::Unary(u) => u.name(),
             Op::Binary(b) => match b {
                 BinaryOp::Add => "add",
                 BinaryOp::Mul => "mul",

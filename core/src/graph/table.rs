@@ -2,6 +2,11 @@
 //! with its reason. Tests, docs and `vkml.op_table()` read these rows; no test carries a tolerance of its own.
 
 use crate::base::dtype::DType;
+use crate::graph::grads::{
+    GRAD_ERF, GRAD_EXP, GRAD_EXPM1, GRAD_INVERSE, GRAD_LINEAR, GRAD_QUOTIENT, GRAD_SINH_COSH, GRAD_SIN_COS, GRAD_SQRT,
+    GRAD_TAN, GRAD_TANH,
+};
+use crate::graph::op::{UnaryOp, UnaryRule};
 
 /// What family an op belongs to (its shape rule follows from the kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,9 +227,8 @@ const BOOL_DIVISION: &str =
                              for 'Bool'); a bool divisor beside a number promotes to it";
 
 macro_rules! rows {
-    ($($name:literal : $kind:ident : $prim:literal : $rule:ident : $tol:expr , $uns:expr ;)*) => {
-        /// Every public op, in documentation order.
-        pub const OPS: &[OpRow] = &[$(OpRow {
+    ($id:ident: $($name:literal : $kind:ident : $prim:literal : $rule:ident : $tol:expr , $uns:expr ;)*) => {
+        const $id: &[OpRow] = &[$(OpRow {
             name: $name,
             kind: Kind::$kind,
             primitive: $prim,
@@ -235,7 +239,49 @@ macro_rules! rows {
     };
 }
 
-rows! {
+/// Expands `vkml_ops::unary_ops!`'s rows into their table rows and gradient contracts.
+macro_rules! unary_rows {
+    ($($v:ident $name:ident : $rule:ident, $domain:ident; fwd $tol:expr; grad $grad:expr;)*) => {
+        const UNARY: &[OpRow] = &[$(OpRow {
+            name: stringify!($name),
+            kind: Kind::Unary,
+            primitive: true,
+            dtype_rule: UnaryRule::$rule.dtype_rule(),
+            tolerance: $tol,
+            unsupported: NO_F64,
+        }),*];
+
+        /// The gradient contract of a unary primitive.
+        pub(crate) fn unary_grad(op: UnaryOp) -> Tolerance {
+            match op {
+                $(UnaryOp::$v => $grad),*
+            }
+        }
+    };
+}
+
+vkml_ops::unary_ops!(unary_rows);
+
+/// Every public op, in documentation order: creation, the unary primitives, then the rest.
+pub const OPS: &[OpRow] = &concat::<{ CREATION.len() + UNARY.len() + REST.len() }>([CREATION, UNARY, REST]);
+
+/// The rows of `parts` in one array (N is their total length).
+const fn concat<const N: usize>(parts: [&[OpRow]; 3]) -> [OpRow; N] {
+    let mut out = [CREATION[0]; N];
+    let (mut p, mut k) = (0, 0);
+    while p < parts.len() {
+        let mut i = 0;
+        while i < parts[p].len() {
+            out[k] = parts[p][i];
+            i += 1;
+            k += 1;
+        }
+        p += 1;
+    }
+    out
+}
+
+rows! { CREATION:
 //  name          kind        prim   dtype       tolerance, unsupported
     "tensor"    : Creation  : true  : Target    : EXACT, NO_F64;
     "zeros"     : Creation  : false : Target    : EXACT, NO_F64;
@@ -287,119 +333,10 @@ rows! {
         gpu_ftz: false,
         reason: "filled with zeros (torch leaves the values undefined; vkml never exposes stale memory)",
     }, NO_F64;
-    "neg"       : Unary     : true  : Same      : EXACT, NO_F64;
-    "exp"       : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 3.0, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
-        reason: "Vulkan spec: exp within 3 + 2·|x| ULP",
-    }, NO_F64;
-    "log"       : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 3.0, per_abs_x: 0.0, abs: 4.76837158203125e-7, gpu_ftz: true,
-        reason: "Vulkan spec: log within 3 ULP outside [0.5, 2], absolute 2⁻²¹ inside",
-    }, NO_F64;
-    "sqrt"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "Vulkan spec: sqrt is inherited from 1/inversesqrt (2 ULP) and division (2.5 ULP): < 5 ULP",
-    }, NO_F64;
+}
+
+rows! { REST:
     "relu"      : Unary     : false : Same      : EXACT_CMP, NO_F64;
-    "abs"       : Unary     : true  : Same      : Tolerance::Exact {
-        gpu_ftz: false,
-        reason: "clears the sign bit; no rounding",
-    }, NO_F64;
-    "sign"      : Unary     : true  : Same      : Tolerance::Exact {
-        gpu_ftz: false,
-        reason: "decided from the bits: (0 < x) − (x < 0), so NaN and ±0 give +0 as in torch",
-    }, NO_F64;
-    "exp2"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 3.0, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
-        reason: "Vulkan spec: exp2 within 3 + 2·|x| ULP",
-    }, NO_F64;
-    "log2"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 3.0, per_abs_x: 0.0, abs: 4.76837158203125e-7, gpu_ftz: true,
-        reason: "Vulkan spec: log2 within 3 ULP outside [0.5, 2], absolute 2⁻²¹ inside",
-    }, NO_F64;
-    "floor"     : Unary     : true  : Same      : ROUNDING, NO_F64;
-    "ceil"      : Unary     : true  : Same      : ROUNDING, NO_F64;
-    "trunc"     : Unary     : true  : Same      : ROUNDING, NO_F64;
-    "round"     : Unary     : true  : Same      : ROUNDING, NO_F64;
-    "rsqrt"     : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 2.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "Vulkan spec: inversesqrt within 2 ULP",
-    }, NO_F64;
-    "sin"       : Unary     : true  : Float     : TRIG, NO_F64;
-    "cos"       : Unary     : true  : Float     : TRIG, NO_F64;
-    "tan"       : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "sin's reduction and Cephes' tan polynomial (within 2 ulp), then −1/t in odd quadrants: a 2.5 ulp \
-                 division",
-    }, NO_F64;
-    "asin"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "Cephes' polynomial (2 ulp); above 1/2 through π/2 − 2·asin(√((1 − |x|)/2)), where sqrt's 5 ulp \
-                 (Vulkan) shrinks by 2p/asin ≤ 1/2, plus two roundings",
-    }, NO_F64;
-    "acos"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 8.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "2·asin(√((1 − x)/2)) above 1/2 carries sqrt's 5 ulp (Vulkan) whole, plus asin's polynomial and a \
-                 rounding; π/2 − asin(x) and π − 2·asin(…) elsewhere lose less",
-    }, NO_F64;
-    "atan"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "Cephes: the argument folded by −1/x or (x − 1)/(x + 1) (a 2.5 ulp division and a rounding), \
-                 whose error shrinks by t/atan ≤ 1 in the sum with π/2 or π/4, the polynomial and the sum",
-    }, NO_F64;
-    "sinh"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 7.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "above 1: (e − 1/e)/2 with e = exp(|x|) within 4 ulp (exp of an argument reduced by k·ln 2, where \
-                 Vulkan allows 3.7), grown at most 1.16× by the subtraction, 1/e's division scaled by 0.16, and \
-                 roundings; Cephes' polynomial below 1",
-    }, NO_F64;
-    "cosh"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "(e + 1/e)/2 with e = exp(|x|) within 4 ulp (exp of an argument reduced by k·ln 2, where Vulkan \
-                 allows 3.7), no cancellation, plus 1/e's division and roundings",
-    }, NO_F64;
-    "tanh"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 7.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "above 0.625: 1 − 2/(exp(2|x|) + 1); exp's 4 ulp (reduced argument), a rounding and the division's \
-                 2.5 enter scaled by (1 − tanh)/tanh, at most 0.8 at 0.625; Cephes' polynomial below",
-    }, NO_F64;
-    "asinh"     : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 7.0, per_abs_x: 0.0, abs: 9.5367431640625e-7, gpu_ftz: true,
-        reason: "log(|x| + √(x² + 1)) from 1/2 to 1500: the argument within 6u (sqrt's 5 ulp, Vulkan) adds 6u \
-                 absolutely, log adds 3 ulp or 2⁻²¹ absolutely on [0.5, 2] (Vulkan): 2⁻²⁰ absolute; Cephes' \
-                 polynomial below 1/2, log(|x|) + ln 2 above",
-    }, NO_F64;
-    "acosh"     : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 8.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "below 1.5: Cephes' polynomial times √(x − 1) (x − 1 exact, sqrt 5 ulp, Vulkan); above: \
-                 log(x + √((x − 1)(x + 1))) with an argument of at least 2.6, so log's 3 ulp plus 6u absolutely",
-    }, NO_F64;
-    "atanh"     : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "from 1/2: log((1 + |x|)/(1 − |x|))/2 with 1 − |x| exact, the quotient within 3u and at least 3, \
-                 so log's 3 ulp (Vulkan) halves with the result; Cephes' polynomial below 1/2",
-    }, NO_F64;
-    "erf"       : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 4.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "below 1: x·P(x²), a fit within 2.2·2⁻²⁴ in f32 (tools/fit_erfc.py), plus a rounding; above: \
-                 1 − erfc(|x|), whose error enters scaled by erfc/erf ≤ 0.19",
-    }, NO_F64;
-    "erfc"      : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 14.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "from 1/2: exp(−h²)·exp(−l(x + h))·P with h² exact: 4 ulp for the first exp (reduced argument), 3.3 \
-                 for the second (Vulkan's 3 + 2·|y|, |y| ≤ 0.1), the fit's 1.7, two roundings and a 2.5 ulp division; \
-                 1 − erf(x) below 1/2",
-    }, NO_F64;
-    "expm1"     : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 11.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "from |x| = 1/2: exp(x) − 1, where exp's 4 ulp (reduced argument) grows by e/|e − 1| ≤ 2.54 in the \
-                 subtraction; a Taylor polynomial in correctly rounded arithmetic below",
-    }, NO_F64;
-    "log1p"     : Unary     : true  : Float     : Tolerance::Ulp {
-        ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "on [−1/2, 1]: 2·atanh(s) by its series, s = x/(2 + x) within 3u (a 2.5 ulp division); outside: \
-                 log(1 + x) with an argument of at least 2 or exact, so log's 3 ulp (Vulkan) plus 1.25",
-    }, NO_F64;
     "log10"     : Unary     : false : Float     : Tolerance::Ulp {
         ulp: 4.5, per_abs_x: 0.0, abs: 2.384185791015625e-7, gpu_ftz: true,
         reason: "log(x)·log10(e): log's 3 ulp, or 2⁻²¹ absolute on [0.5, 2] (Vulkan), scaled by 0.434 and rounded once with \

@@ -162,19 +162,18 @@ def _method(name):
     return call
 
 
-for _name in (
-    "add sub mul div neg exp log sqrt relu abs sign exp2 log2 floor ceil trunc round rsqrt square reciprocal "
-    "maximum minimum bitwise_and bitwise_or bitwise_xor bitwise_not logical_and logical_or logical_xor logical_not "
-    "eq ne lt le gt ge matmul sum mean amax max argmax amin min argmin all any "
-    "reshape permute transpose t squeeze unsqueeze flatten broadcast_to flip narrow repeat tile tril triu split chunk "
-    "unbind softmax log_softmax logsumexp sigmoid sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh "
-    "arcsin arccos arctan arcsinh arccosh arctanh erf erfc expm1 log1p log10 frac isnan isinf isfinite nan_to_num "
-    "clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot pow lerp addcmul addcdiv "
-    "var std mm bmm dot outer addmm masked_fill roll diagonal diag gather scatter scatter_add index_select "
-    "take_along_dim sort argsort msort topk cumsum cumprod prod norm"
-).split():
+_FUNCTIONS = """
+add sub mul div relu square reciprocal maximum minimum bitwise_and bitwise_or bitwise_xor bitwise_not logical_and
+logical_or logical_xor logical_not eq ne lt le gt ge matmul sum mean amax max argmax amin min argmin all any reshape
+permute transpose t squeeze unsqueeze flatten broadcast_to flip narrow repeat tile tril triu split chunk unbind
+softmax log_softmax logsumexp sigmoid arcsin arccos arctan arcsinh arccosh arctanh log10 frac isnan isinf isfinite
+nan_to_num clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot pow lerp addcmul
+addcdiv var std mm bmm dot outer addmm masked_fill roll diagonal diag gather scatter scatter_add index_select
+take_along_dim sort argsort msort topk cumsum cumprod prod norm
+""".split()
+for _name in _methods.UNARY_PRIMITIVES + _FUNCTIONS:
     globals()[_name] = _method(_name)
-del _name
+del _name, _FUNCTIONS
 
 from . import data, datasets, linalg, nn, optim  # noqa: E402 - they import the names above
 from ._dlpack import from_dlpack  # noqa: E402 - it imports `tensor` from above

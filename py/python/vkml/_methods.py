@@ -8,9 +8,11 @@ from typing import NamedTuple
 from . import _vkml
 from ._vkml import Tensor
 
-UNARY = (
-    "sign exp2 log2 floor ceil trunc round rsqrt sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh erf erfc "
-    "expm1 log1p log10 frac isnan isinf isfinite arcsin arccos arctan arcsinh arccosh arctanh"
+# Every unary primitive of the op table (one row each in vkml_ops) that the Rust class does not define itself, the
+# unary composites, and torch's arc* aliases.
+UNARY_PRIMITIVES = [r["name"] for r in _vkml.op_table() if r["kind"] == "unary" and r["primitive"]]
+UNARY = [n for n in UNARY_PRIMITIVES if not hasattr(Tensor, n)] + (
+    "log10 frac isnan isinf isfinite arcsin arccos arctan arcsinh arccosh arctanh"
 ).split()
 BINARY = "fmod remainder floor_divide atan2 copysign hypot pow".split()
 

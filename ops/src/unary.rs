@@ -1,0 +1,189 @@
+//! The unary primitives: one row each, in op-code order. Adding a float primitive is this row, its CPU arm
+//! (`backend-cpu/src/unary.rs`), its WGSL case (`shaders/unary.wgsl`, `case OP_<NAME>`: the build fails without it),
+//! its backward arm (`core/src/autograd/rules.rs`) and a test line; names, dtype rule, op table row, gradient
+//! contract, op code, Python and JavaScript methods and the tests' input domain all come from the row.
+//!
+//! A row: `Variant method: rule, domain; fwd <contract>; grad <gradient contract>;` where
+//! - rule: `Same` (the input's dtype), `Integral` (the input's dtype; integers are already integral, so a copy) or
+//!   `Float` (integers and bool compute in float32);
+//! - domain: where ordinary test inputs are drawn (`normal`, `positive`, `unit` for (−1, 1), `above1`, `wide`);
+//! - fwd and grad: `vkml_core::graph::table::Tolerance` expressions (named contracts of `graph::contract`).
+
+/// Calls `$m! { rows }` with every unary primitive's row (see the module doc for the row's form).
+#[macro_export]
+macro_rules! unary_ops {
+    ($m:ident) => {
+        $m! {
+        Neg neg: Same, normal;
+            fwd EXACT;
+            grad GRAD_LINEAR;
+        Exp exp: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 3.0, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
+                reason: "Vulkan spec: exp within 3 + 2·|x| ULP",
+            };
+            grad GRAD_EXP;
+        Log log: Float, positive;
+            fwd Tolerance::Ulp {
+                ulp: 3.0, per_abs_x: 0.0, abs: 4.76837158203125e-7, gpu_ftz: true,
+                reason: "Vulkan spec: log within 3 ULP outside [0.5, 2], absolute 2⁻²¹ inside",
+            };
+            grad GRAD_QUOTIENT;
+        Sqrt sqrt: Float, positive;
+            fwd Tolerance::Ulp {
+                ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "Vulkan spec: sqrt is inherited from 1/inversesqrt (2 ULP) and division (2.5 ULP): < 5 ULP",
+            };
+            grad GRAD_SQRT;
+        Abs abs: Same, normal;
+            fwd Tolerance::Exact {
+                gpu_ftz: false,
+                reason: "clears the sign bit; no rounding",
+            };
+            grad GRAD_LINEAR;
+        Sign sign: Same, normal;
+            fwd Tolerance::Exact {
+                gpu_ftz: false,
+                reason: "decided from the bits: (0 < x) − (x < 0), so NaN and ±0 give +0 as in torch",
+            };
+            grad GRAD_LINEAR;
+        Exp2 exp2: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 3.0, per_abs_x: 2.0, abs: 0.0, gpu_ftz: true,
+                reason: "Vulkan spec: exp2 within 3 + 2·|x| ULP",
+            };
+            grad GRAD_EXP;
+        Log2 log2: Float, positive;
+            fwd Tolerance::Ulp {
+                ulp: 3.0, per_abs_x: 0.0, abs: 4.76837158203125e-7, gpu_ftz: true,
+                reason: "Vulkan spec: log2 within 3 ULP outside [0.5, 2], absolute 2⁻²¹ inside",
+            };
+            grad GRAD_QUOTIENT;
+        Floor floor: Integral, normal;
+            fwd ROUNDING;
+            grad GRAD_LINEAR;
+        Ceil ceil: Integral, normal;
+            fwd ROUNDING;
+            grad GRAD_LINEAR;
+        Trunc trunc: Integral, normal;
+            fwd ROUNDING;
+            grad GRAD_LINEAR;
+        Round round: Integral, normal;
+            fwd ROUNDING;
+            grad GRAD_LINEAR;
+        Rsqrt rsqrt: Float, positive;
+            fwd Tolerance::Ulp {
+                ulp: 2.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "Vulkan spec: inversesqrt within 2 ULP",
+            };
+            grad GRAD_SQRT;
+        Sin sin: Float, normal;
+            fwd TRIG;
+            grad GRAD_SIN_COS;
+        Cos cos: Float, normal;
+            fwd TRIG;
+            grad GRAD_SIN_COS;
+        Tan tan: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "sin's reduction and Cephes' tan polynomial (within 2 ulp), then −1/t in odd quadrants: a 2.5 ulp \
+                    division",
+            };
+            grad GRAD_TAN;
+        Asin asin: Float, unit;
+            fwd Tolerance::Ulp {
+                ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "Cephes' polynomial (2 ulp); above 1/2 through π/2 − 2·asin(√((1 − |x|)/2)), where sqrt's 5 ulp \
+                    (Vulkan) shrinks by 2p/asin ≤ 1/2, plus two roundings",
+            };
+            grad GRAD_INVERSE;
+        Acos acos: Float, unit;
+            fwd Tolerance::Ulp {
+                ulp: 8.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "2·asin(√((1 − x)/2)) above 1/2 carries sqrt's 5 ulp (Vulkan) whole, plus asin's polynomial and a \
+                    rounding; π/2 − asin(x) and π − 2·asin(…) elsewhere lose less",
+            };
+            grad GRAD_INVERSE;
+        Atan atan: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "Cephes: the argument folded by −1/x or (x − 1)/(x + 1) (a 2.5 ulp division and a rounding), \
+                    whose error shrinks by t/atan ≤ 1 in the sum with π/2 or π/4, the polynomial and the sum",
+            };
+            grad GRAD_INVERSE;
+        Sinh sinh: Float, wide;
+            fwd Tolerance::Ulp {
+                ulp: 7.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "above 1: (e − 1/e)/2 with e = exp(|x|) within 4 ulp (exp of an argument reduced by k·ln 2, where \
+                    Vulkan allows 3.7), grown at most 1.16× by the subtraction, 1/e's division scaled by 0.16, and \
+                    roundings; Cephes' polynomial below 1",
+            };
+            grad GRAD_SINH_COSH;
+        Cosh cosh: Float, wide;
+            fwd Tolerance::Ulp {
+                ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "(e + 1/e)/2 with e = exp(|x|) within 4 ulp (exp of an argument reduced by k·ln 2, where Vulkan \
+                    allows 3.7), no cancellation, plus 1/e's division and roundings",
+            };
+            grad GRAD_SINH_COSH;
+        Tanh tanh: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 7.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "above 0.625: 1 − 2/(exp(2|x|) + 1); exp's 4 ulp (reduced argument), a rounding and the division's \
+                    2.5 enter scaled by (1 − tanh)/tanh, at most 0.8 at 0.625; Cephes' polynomial below",
+            };
+            grad GRAD_TANH;
+        Asinh asinh: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 7.0, per_abs_x: 0.0, abs: 9.5367431640625e-7, gpu_ftz: true,
+                reason: "log(|x| + √(x² + 1)) from 1/2 to 1500: the argument within 6u (sqrt's 5 ulp, Vulkan) adds 6u \
+                    absolutely, log adds 3 ulp or 2⁻²¹ absolutely on [0.5, 2] (Vulkan): 2⁻²⁰ absolute; Cephes' \
+                    polynomial below 1/2, log(|x|) + ln 2 above",
+            };
+            grad GRAD_INVERSE;
+        Acosh acosh: Float, above1;
+            fwd Tolerance::Ulp {
+                ulp: 8.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "below 1.5: Cephes' polynomial times √(x − 1) (x − 1 exact, sqrt 5 ulp, Vulkan); above: \
+                    log(x + √((x − 1)(x + 1))) with an argument of at least 2.6, so log's 3 ulp plus 6u absolutely",
+            };
+            grad GRAD_INVERSE;
+        Atanh atanh: Float, unit;
+            fwd Tolerance::Ulp {
+                ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "from 1/2: log((1 + |x|)/(1 − |x|))/2 with 1 − |x| exact, the quotient within 3u and at least 3, \
+                    so log's 3 ulp (Vulkan) halves with the result; Cephes' polynomial below 1/2",
+            };
+            grad GRAD_INVERSE;
+        Erf erf: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 4.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "below 1: x·P(x²), a fit within 2.2·2⁻²⁴ in f32 (tools/fit_erfc.py), plus a rounding; above: \
+                    1 − erfc(|x|), whose error enters scaled by erfc/erf ≤ 0.19",
+            };
+            grad GRAD_ERF;
+        Erfc erfc: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 14.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "from 1/2: exp(−h²)·exp(−l(x + h))·P with h² exact: 4 ulp for the first exp (reduced argument), 3.3 \
+                    for the second (Vulkan's 3 + 2·|y|, |y| ≤ 0.1), the fit's 1.7, two roundings and a 2.5 ulp division; \
+                    1 − erf(x) below 1/2",
+            };
+            grad GRAD_ERF;
+        Expm1 expm1: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 11.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "from |x| = 1/2: exp(x) − 1, where exp's 4 ulp (reduced argument) grows by e/|e − 1| ≤ 2.54 in the \
+                    subtraction; a Taylor polynomial in correctly rounded arithmetic below",
+            };
+            grad GRAD_EXPM1;
+        Log1p log1p: Float, normal;
+            fwd Tolerance::Ulp {
+                ulp: 5.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
+                reason: "on [−1/2, 1]: 2·atanh(s) by its series, s = x/(2 + x) within 3u (a 2.5 ulp division); outside: \
+                    log(1 + x) with an argument of at least 2 or exact, so log's 3 ulp (Vulkan) plus 1.25",
+            };
+            grad GRAD_INVERSE;
+        }
+    };
+}
