@@ -83,6 +83,23 @@ fn rsqrt_bits(xb: u32) -> f32 {
     return inverseSqrt(bitcast<f32>(xb));
 }
 
+// sin(πx)/(πx): 1 for |x| < 1e-4 (where it rounds to 1; a flushed subnormal is 0 anyway), 0 from |x| = 2^23 on
+// (every such float is an integer n, and sin(πn) = 0; πx could overflow), NaN for ±inf and NaN.
+fn sinc_f(xb: u32) -> f32 {
+    let ax = xb & 0x7fffffffu;
+    if (ax < 0x38d1b717u) {
+        return 1.0;
+    }
+    if (ax >= 0x7f800000u) {
+        return select(nan_f32(), bitcast<f32>(xb), ax > 0x7f800000u);
+    }
+    if (ax >= 0x4b000000u) {
+        return 0.0;
+    }
+    let px = bitcast<f32>(xb) * 3.14159274;
+    return sin_f(bitcast<u32>(px)) / px;
+}
+
 fn is_rounding(op: u32) -> bool {
     return op == OP_FLOOR || op == OP_CEIL || op == OP_TRUNC || op == OP_ROUND;
 }
@@ -129,6 +146,7 @@ fn value_f(e: u32) -> f32 {
         case OP_ERF: { return erf_f(xb); }
         case OP_ERFC: { return erfc_f(xb); }
         case OP_EXPM1: { return expm1_f(xb); }
+        case OP_SINC: { return sinc_f(xb); }
         case OP_LOG1P, default: { return log1p_f(xb); }
     }
 }

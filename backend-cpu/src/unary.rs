@@ -53,6 +53,11 @@ macro_rules! float_unary {
             UnaryOp::Erfc => libm::erfc(a as f64) as $t,
             UnaryOp::Expm1 => (a as f64).exp_m1() as $t,
             UnaryOp::Log1p => (a as f64).ln_1p() as $t,
+            // 1 at 0, as the limit; sin(πx)/(πx) in f64 elsewhere (0 for the integers of |x| ≥ 2⁵³ within rounding).
+            UnaryOp::Sinc => match std::f64::consts::PI * a as f64 {
+                p if p == 0.0 => 1.0,
+                p => (p.sin() / p) as $t,
+            },
         }
     }};
 }
@@ -106,6 +111,7 @@ fn i64_op(op: UnaryOp, a: i64) -> i64 {
         | UnaryOp::Erf
         | UnaryOp::Erfc
         | UnaryOp::Expm1
-        | UnaryOp::Log1p => a,
+        | UnaryOp::Log1p
+        | UnaryOp::Sinc => a,
     }
 }

@@ -184,6 +184,20 @@ macro_rules! unary_ops {
                     log(1 + x) with an argument of at least 2 or exact, so log's 3 ulp (Vulkan) plus 1.25",
             };
             grad GRAD_INVERSE;
+        Sinc sinc: Float, wide;
+            fwd Tolerance::Ulp {
+                ulp: 7.0, per_abs_x: 0.0, abs: 4.76837158203125e-7, gpu_ftz: true,
+                reason: "sin(πx)/(πx), 1 below |x| = 10⁻⁴ (where the quotient rounds to 1), 0 for the integers from \
+                    |x| = 2²³: πx rounded once (π too) moves the result by at most 1.5·2⁻²⁴ absolutely, then sin's 2.5 \
+                    ulp and a 2.5 ulp division (Vulkan): 7 ulp, or 2⁻²¹ absolutely where the result is small",
+            };
+            grad Tolerance::Ulp {
+                ulp: 16.0, per_abs_x: 0.0, abs: 1.52587890625e-5, gpu_ftz: true,
+                reason: "(cos(πx) − sinc(x))/x from |x| = 5/8, where the difference cancels at most by a few units \
+                    of 2⁻²⁴ that the division by x magnifies less than twofold; below, the Taylor series of the same \
+                    slope in πx to its seventh term (truncated at 2⁻²⁸) by Horner, a few roundings per step; in \
+                    float32 for 16-bit inputs, rounded once, then times g; 2⁻¹⁶ absolutely for |g| ≤ 8",
+            };
         }
     };
 }

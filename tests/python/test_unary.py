@@ -134,6 +134,7 @@ CASES = [
     case("atan", [(2, 3, 4)], lambda x, lib: lib.arctan(x) + lib.atan(x)),
     case("tanh", [(6, 5)], lambda x: x.t().tanh()),  # a transposed view
     case("erf", [(6, 5)], lambda x: x.erf(), dtype="int64"),  # integers compute in float32
+    case("sinc", [np.array([*SPECIALS, 1e-4, 9.9e-5, 0.625, 1e7 + 1, 3e38], np.float32)], lambda x: x.sinc()),
 ]
 
 
