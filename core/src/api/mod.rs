@@ -3,6 +3,7 @@
 
 pub mod activation;
 pub mod advanced;
+pub mod arith;
 pub mod arrange;
 pub mod attention;
 pub mod conv;

@@ -3,7 +3,7 @@
 
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_2, PI};
 
-use crate::api::elementwise::{binary, div, mul, plus, scale, sub, t, where_};
+use crate::api::elementwise::{binary, div, mul, plus, scale, t, where_};
 use crate::api::gather::{gather_unchecked, scatter_unchecked};
 use crate::api::grad::{GradFn, GradKind};
 use crate::api::promote::Operand;
@@ -95,56 +95,58 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
 }
 
 fn unary_grad(f: &GradFn, u: UnaryOp, g: &Tensor) -> Result<Tensor> {
+    let x = || f.saved_input(0);
+    let y = || f.saved_output();
     match u {
-        UnaryOp::Neg => g.neg(),
-        UnaryOp::Exp => mul(g, &f.saved_output()?),
-        UnaryOp::Log => div(g, &f.saved_input(0)?),
-        UnaryOp::Sqrt => div(g, &scale(&f.saved_output()?, 2.0)?),
-        UnaryOp::Abs => mul(g, &f.saved_input(0)?.unary(UnaryOp::Sign)?),
+        UnaryOp::Neg => -g,
+        UnaryOp::Exp => g * &y()?,
+        UnaryOp::Log => g / &x()?,
+        UnaryOp::Sqrt => g / (&y()? * 2.0),
+        UnaryOp::Abs => g * &x()?.unary(UnaryOp::Sign)?,
         UnaryOp::Sign | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc | UnaryOp::Round => zeros_like(g),
-        UnaryOp::Exp2 => scale(&mul(g, &f.saved_output()?)?, LN_2),
-        UnaryOp::Log2 => div(g, &scale(&f.saved_input(0)?, LN_2)?),
+        UnaryOp::Exp2 => (g * &y()?)? * LN_2,
+        UnaryOp::Log2 => g / (&x()? * LN_2),
         UnaryOp::Rsqrt => {
-            let y = f.saved_output()?;
-            scale(&mul(g, &mul(&y, &mul(&y, &y)?)?)?, -0.5)
+            let y = y()?;
+            (g * (&y * &(&y * &y)?))? * -0.5
         }
-        UnaryOp::Sin => mul(g, &f.saved_input(0)?.unary(UnaryOp::Cos)?),
-        UnaryOp::Cos => mul(g, &f.saved_input(0)?.unary(UnaryOp::Sin)?)?.neg(),
+        UnaryOp::Sin => g * &x()?.unary(UnaryOp::Cos)?,
+        UnaryOp::Cos => (g * &x()?.unary(UnaryOp::Sin)?)?.neg(),
         UnaryOp::Tan => {
-            let y = f.saved_output()?;
-            mul(g, &plus(&mul(&y, &y)?, 1.0)?)
+            let y = y()?;
+            g * ((&y * &y)? + 1.0)
         }
-        UnaryOp::Asin => mul(g, &one_minus_sq(&f.saved_input(0)?)?.unary(UnaryOp::Rsqrt)?),
-        UnaryOp::Acos => mul(g, &one_minus_sq(&f.saved_input(0)?)?.unary(UnaryOp::Rsqrt)?)?.neg(),
+        UnaryOp::Asin => g * &one_minus_sq(&x()?)?.unary(UnaryOp::Rsqrt)?,
+        UnaryOp::Acos => (g * &one_minus_sq(&x()?)?.unary(UnaryOp::Rsqrt)?)?.neg(),
         UnaryOp::Atan => {
-            let x = f.saved_input(0)?;
-            div(g, &plus(&mul(&x, &x)?, 1.0)?)
+            let x = x()?;
+            g / ((&x * &x)? + 1.0)
         }
-        UnaryOp::Sinh => mul(g, &f.saved_input(0)?.unary(UnaryOp::Cosh)?),
-        UnaryOp::Cosh => mul(g, &f.saved_input(0)?.unary(UnaryOp::Sinh)?),
+        UnaryOp::Sinh => g * &x()?.unary(UnaryOp::Cosh)?,
+        UnaryOp::Cosh => g * &x()?.unary(UnaryOp::Sinh)?,
         UnaryOp::Tanh => {
             // sech² from cosh: 1 − y² would lose every digit as y → ±1.
-            let r = f.saved_input(0)?.unary(UnaryOp::Cosh)?.reciprocal()?;
-            mul(g, &mul(&r, &r)?)
+            let r = x()?.unary(UnaryOp::Cosh)?.reciprocal()?;
+            g * (&r * &r)
         }
         UnaryOp::Asinh => {
-            let x = f.saved_input(0)?;
-            mul(g, &plus(&mul(&x, &x)?, 1.0)?.unary(UnaryOp::Rsqrt)?)
+            let x = x()?;
+            g * &((&x * &x)? + 1.0)?.unary(UnaryOp::Rsqrt)?
         }
         UnaryOp::Acosh => {
-            let x = f.saved_input(0)?;
-            mul(g, &mul(&plus(&x, -1.0)?, &plus(&x, 1.0)?)?.unary(UnaryOp::Rsqrt)?)
+            let x = x()?;
+            g * &((&x - 1.0)? * &(&x + 1.0)?)?.unary(UnaryOp::Rsqrt)?
         }
-        UnaryOp::Atanh => div(g, &one_minus_sq(&f.saved_input(0)?)?),
+        UnaryOp::Atanh => g / one_minus_sq(&x()?),
         UnaryOp::Erf | UnaryOp::Erfc => {
-            let x = f.saved_input(0)?;
+            let x = x()?;
             let c = if u == UnaryOp::Erf { FRAC_2_SQRT_PI } else { -FRAC_2_SQRT_PI };
-            scale(&mul(g, &mul(&x, &x)?.neg()?.exp()?)?, c)
+            (g * &(-(&x * &x)?)?.exp()?)? * c
         }
         // exp(x), not y + 1, which cancels as y → −1.
-        UnaryOp::Expm1 => mul(g, &f.saved_input(0)?.exp()?),
-        UnaryOp::Log1p => div(g, &plus(&f.saved_input(0)?, 1.0)?),
-        UnaryOp::Sinc => mul(g, &sinc_slope(&f.saved_input(0)?)?),
+        UnaryOp::Expm1 => g * &x()?.exp()?,
+        UnaryOp::Log1p => g / (&x()? + 1.0),
+        UnaryOp::Sinc => g * sinc_slope(&x()?),
     }
 }
 
@@ -152,22 +154,23 @@ fn unary_grad(f: &GradFn, u: UnaryOp, g: &Tensor) -> Result<Tensor> {
 /// the same slope, −(πa/3)·(1 − a²/10·(1 − a²/28·(…))) in a = πx (ratios 2k(2k + 3)); 0 at 0, as torch. In float32
 /// for 16-bit inputs: πx rounded to 16 bits would move cos by far more than the result's ulp.
 fn sinc_slope(x: &Tensor) -> Result<Tensor> {
-    let x32 = x.to_dtype(opmath(x.dtype()))?;
-    let a = scale(&x32, PI)?;
-    let direct = div(&sub(&t(&a.unary(UnaryOp::Cos)?), &t(&x32.unary(UnaryOp::Sinc)?))?, &x32)?;
-    let a2 = mul(&a, &a)?;
-    let mut p = Tensor::full(x.shape(), Scalar::Float(1.0), x32.dtype(), x.device())?;
+    let dtype = x.dtype();
+    let x = x.to_dtype(opmath(dtype))?;
+    let a = (&x * PI)?;
+    let direct = ((&a.unary(UnaryOp::Cos)? - &x.unary(UnaryOp::Sinc)?) / &x)?;
+    let a2 = (&a * &a)?;
+    let mut p = Tensor::full(x.shape(), Scalar::Float(1.0), x.dtype(), x.device())?;
     for r in [180.0, 130.0, 88.0, 54.0, 28.0, 10.0] {
-        p = plus(&scale(&mul(&a2, &p)?, -1.0 / r)?, 1.0)?;
+        p = (((&a2 * &p)? * (-1.0 / r))? + 1.0)?;
     }
-    let series = scale(&mul(&a, &p)?, -PI / 3.0)?;
-    let small = binary(&t(&x32.unary(UnaryOp::Abs)?), &Operand::Scalar(Scalar::Float(0.625)), BinaryOp::Lt)?;
-    where_(&small, &t(&series), &t(&direct))?.to_dtype(x.dtype())
+    let series = ((&a * &p)? * (-PI / 3.0))?;
+    let small = binary(&t(&x.unary(UnaryOp::Abs)?), &Operand::Scalar(Scalar::Float(0.625)), BinaryOp::Lt)?;
+    where_(&small, &t(&series), &t(&direct))?.to_dtype(dtype)
 }
 
 /// 1 − x² as (1 − x)(1 + x): no cancellation as |x| → 1.
 fn one_minus_sq(x: &Tensor) -> Result<Tensor> {
-    mul(&plus(&x.neg()?, 1.0)?, &plus(x, 1.0)?)
+    ((-x)? + 1.0) * &(x + 1.0)?
 }
 
 fn binary_grad(f: &GradFn, b: BinaryOp, g: &Tensor, na: bool, nb: bool) -> Result<Vec<Option<Tensor>>> {

@@ -1,0 +1,163 @@
+//! The Rust face of `Tensor`'s arithmetic: methods (`a.mul(&b)?`, `a.add_scalar(1.0)?`) and operators on tensors,
+//! references and `Result<Tensor>` (`(&a * &b)?`, `((&a + 1.0) * &b)?`), so composites and backward rules read like
+//! the math.
+//! Each is the primitive or composite a front end reaches by the same name, under torch's promotion.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use vkml_core::api::{realize::read_bytes, Tensor};
+//! use vkml_core::base::{dtype::DType, scalar::Scalar};
+//!
+//! # fn main() -> vkml_core::Result<()> {
+//! let cpu = vkml_core::dispatch::register(Arc::new(vkml_backend_cpu::CpuBackend::new()));
+//! let x = Tensor::arange(Scalar::Int(1), Scalar::Int(4), Scalar::Int(1), DType::F32, cpu)?; // [1, 2, 3]
+//! let y = ((&x * &x)? - 1.0)?; // x² − 1, lazily
+//! let bytes = read_bytes(&y)?; // runs the graph
+//! let values: Vec<f32> = bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+//! assert_eq!(values, [0.0, 3.0, 8.0]);
+//! # Ok(())
+//! # }
+//! ```
+
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use super::elementwise::{binary, sub};
+use super::pointwise::pow;
+use super::promote::Operand;
+use super::tensor::Tensor;
+use crate::base::scalar::Scalar;
+use crate::graph::op::BinaryOp;
+use crate::util::error::Result;
+
+fn tensor(x: &Tensor) -> Operand {
+    Operand::Tensor(x.clone())
+}
+
+fn float(c: f64) -> Operand {
+    Operand::Scalar(Scalar::Float(c))
+}
+
+impl Tensor {
+    /// self + other (torch.add).
+    pub fn add(&self, other: &Tensor) -> Result<Tensor> {
+        binary(&tensor(self), &tensor(other), BinaryOp::Add)
+    }
+
+    /// self − other (torch.sub; bool operands are refused as in torch).
+    pub fn sub(&self, other: &Tensor) -> Result<Tensor> {
+        sub(&tensor(self), &tensor(other))
+    }
+
+    /// self · other (torch.mul).
+    pub fn mul(&self, other: &Tensor) -> Result<Tensor> {
+        binary(&tensor(self), &tensor(other), BinaryOp::Mul)
+    }
+
+    /// self / other, true division (torch.div).
+    pub fn div(&self, other: &Tensor) -> Result<Tensor> {
+        binary(&tensor(self), &tensor(other), BinaryOp::Div)
+    }
+
+    /// The larger of each pair, NaN if either is (torch.maximum).
+    pub fn maximum(&self, other: &Tensor) -> Result<Tensor> {
+        binary(&tensor(self), &tensor(other), BinaryOp::Maximum)
+    }
+
+    /// The smaller of each pair, NaN if either is (torch.minimum).
+    pub fn minimum(&self, other: &Tensor) -> Result<Tensor> {
+        binary(&tensor(self), &tensor(other), BinaryOp::Minimum)
+    }
+
+    /// self raised to other (torch.pow).
+    pub fn pow(&self, other: &Tensor) -> Result<Tensor> {
+        pow(&tensor(self), &tensor(other))
+    }
+
+    /// self + c for a float c.
+    pub fn add_scalar(&self, c: f64) -> Result<Tensor> {
+        binary(&tensor(self), &float(c), BinaryOp::Add)
+    }
+
+    /// self · c for a float c.
+    pub fn mul_scalar(&self, c: f64) -> Result<Tensor> {
+        binary(&tensor(self), &float(c), BinaryOp::Mul)
+    }
+
+    /// self / c for a float c.
+    pub fn div_scalar(&self, c: f64) -> Result<Tensor> {
+        binary(&tensor(self), &float(c), BinaryOp::Div)
+    }
+
+    /// self raised to a float c.
+    pub fn pow_scalar(&self, c: f64) -> Result<Tensor> {
+        pow(&tensor(self), &float(c))
+    }
+}
+
+/// `a op b` and `a op c` (a float) for a tensor `a` or `&a`, and `r op &b` for a `Result<Tensor>` `r`, so a chain
+/// needs a `?` only where a scalar follows a result (Rust lets no crate give `Result<Tensor>` a float operator).
+macro_rules! operator {
+    ($trait:ident, $method:ident, $tensor_fn:ident, $scalar:expr) => {
+        impl $trait<&Tensor> for &Tensor {
+            type Output = Result<Tensor>;
+            fn $method(self, rhs: &Tensor) -> Result<Tensor> {
+                Tensor::$tensor_fn(self, rhs)
+            }
+        }
+
+        impl $trait<f64> for &Tensor {
+            type Output = Result<Tensor>;
+            fn $method(self, rhs: f64) -> Result<Tensor> {
+                let f: fn(&Tensor, f64) -> Result<Tensor> = $scalar;
+                f(self, rhs)
+            }
+        }
+
+        impl $trait<&Tensor> for Result<Tensor> {
+            type Output = Result<Tensor>;
+            fn $method(self, rhs: &Tensor) -> Result<Tensor> {
+                Tensor::$tensor_fn(&self?, rhs)
+            }
+        }
+
+        impl $trait<&Tensor> for Tensor {
+            type Output = Result<Tensor>;
+            fn $method(self, rhs: &Tensor) -> Result<Tensor> {
+                Tensor::$tensor_fn(&self, rhs)
+            }
+        }
+
+        impl $trait<f64> for Tensor {
+            type Output = Result<Tensor>;
+            fn $method(self, rhs: f64) -> Result<Tensor> {
+                $trait::$method(&self, rhs)
+            }
+        }
+
+        impl $trait<Result<Tensor>> for &Tensor {
+            type Output = Result<Tensor>;
+            fn $method(self, rhs: Result<Tensor>) -> Result<Tensor> {
+                Tensor::$tensor_fn(self, &rhs?)
+            }
+        }
+    };
+}
+
+operator!(Add, add, add, |a, c| a.add_scalar(c));
+operator!(Sub, sub, sub, |a, c| a.add_scalar(-c));
+operator!(Mul, mul, mul, |a, c| a.mul_scalar(c));
+operator!(Div, div, div, |a, c| a.div_scalar(c));
+
+impl Neg for &Tensor {
+    type Output = Result<Tensor>;
+    fn neg(self) -> Result<Tensor> {
+        Tensor::neg(self)
+    }
+}
+
+impl Neg for Tensor {
+    type Output = Result<Tensor>;
+    fn neg(self) -> Result<Tensor> {
+        Tensor::neg(&self)
+    }
+}
