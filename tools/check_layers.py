@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Checks the layer direction that Cargo cannot: module order inside vkml-core and what the backend crates may name.
 
-Layers, lowest first: util 0, base 1 (dtype/shape/view), graph 2, backend 3, the backend crates 4, dispatch 5, plan 5,
-api 6, autograd 7. A file in core/src/M may name another top-level module N only when N's layer is lower than M's;
-same-layer siblings (dispatch, plan) may not name each other. Every form counts: `use crate::…` trees, fully qualified
+Layers, lowest first: util 0, base 1 (dtype/shape/view), graph 2, backend 3, the backend crates 4, dispatch 5, plan 6
+(schedule and run), tensor 7, api 8 (the ops by family), io 9, nn 9, autograd 9. A file in core/src/M may name another
+top-level module N only when N's layer is lower than M's; same-layer siblings (io, nn, autograd) may not name each
+other. Every form counts: `use crate::…` trees, fully qualified
 `crate::N::x` paths, `$crate::N` in macros, `super::` chains that climb out of M, names re-exported at the crate root
 (`pub use N::{A, B}`, `pub use N::*`) and `#[macro_export]` macros. The backend crates may name vkml_core's util, base,
 graph and backend only, and never each other. core/ may not name wgpu, naga, pyo3, numpy or the wasm crates.
@@ -23,7 +24,19 @@ from pathlib import Path
 from typing import NamedTuple
 
 # The layer table; a new top-level module of vkml-core must be given a layer here before it can be used.
-LAYERS = {"util": 0, "base": 1, "graph": 2, "backend": 3, "dispatch": 5, "plan": 5, "api": 6, "autograd": 7, "optim": 7}
+LAYERS = {
+    "util": 0,
+    "base": 1,
+    "graph": 2,
+    "backend": 3,
+    "dispatch": 5,
+    "plan": 6,
+    "tensor": 7,
+    "api": 8,
+    "io": 9,
+    "nn": 9,
+    "autograd": 9,
+}
 BACKEND_LAYER = 4
 BACKEND_MAX_CORE_LAYER = 3
 BACKEND_CRATES = {"backend-cpu": "vkml_backend_cpu", "backend-vulkan": "vkml_backend_vulkan"}
@@ -547,6 +560,7 @@ pub mod dispatch;
 pub mod plan;
 pub mod api;
 pub mod autograd;
+pub mod nn;
 pub use api::Tensor;
 pub use base::{DType, Shape as Dims};
 pub use graph::*;
@@ -614,6 +628,7 @@ macro_rules! t { () => { $crate::dispatch::x() }; }
 pub fn a(_q: Queue, _p: Plan) { t!() }
 """,
     "core/src/autograd/mod.rs": "//! Backward rules.\nuse crate::Tensor;\npub fn b(_t: &Tensor) {}\n",
+    "core/src/nn/mod.rs": "//! Network math.\nuse crate::api::a;\npub fn n() {}\n",
     "backend-cpu/Cargo.toml": '[package]\nname = "vkml-backend-cpu"\n[dependencies]\nvkml-core = { path = "." }\n',
     "backend-cpu/src/lib.rs": """//! CPU backend.
 use vkml_core::{backend::Backend, graph::{Graph, Node}};
@@ -638,9 +653,9 @@ PLANTED = [
     ("qualified path in base", "core/src/base/mod.rs", "fn h() { crate::dispatch::x() }\n", "base (layer 1) imp"),
     ("super::super from dispatch", "core/src/dispatch/queue.rs", "use super::super::plan::Plan;\n", "imports plan"),
     ("root re-export used in util", "core/src/util.rs", "fn t(_t: &crate::Tensor) {}\n", "util (layer 0) imports api"),
-    ("backend crate names api", "backend-cpu/src/lib.rs", "use vkml_core::api::Tensor;\n", "vkml_core::api (layer 6)"),
+    ("backend crate names api", "backend-cpu/src/lib.rs", "use vkml_core::api::Tensor;\n", "vkml_core::api (layer 8)"),
     ("core names wgpu", "core/src/backend/mod.rs", "fn dev(_d: wgpu::Device) {}\n", "crate `wgpu`"),
-    ("plan imports dispatch", "core/src/plan/mod.rs", "use crate::dispatch::queue::Queue;\n", "same-layer siblings"),
+    ("nn imports autograd", "core/src/nn/mod.rs", "use crate::autograd::b;\n", "same-layer siblings"),
     ("multi-line nested use", "core/src/api/mod.rs", "use crate::{\n base::X,\n autograd::{\n b,\n },\n};\n", "grad"),
     ("$crate in a macro", "core/src/graph/mod.rs", "macro_rules! m { () => { $crate::plan::p() }; }\n", "imports plan"),
     ("glob re-export used from base", "core/src/base/dtype.rs", "fn n(_g: crate::Graph) {}\n", "imports graph"),
@@ -662,13 +677,13 @@ PLANTED = [
     ("code after lifetimes", "core/src/base/mod.rs", "fn l<'a>(_x: &'a u8) -> &'a u8 { crate::api::x() }\n", "api"),
     ("module outside the table", "core/src/error.rs", "//! Errors.\npub enum Error {}\n", "not in the layer table"),
     ("item defined in lib.rs", "core/src/util.rs", "fn r(_r: crate::Rooted) {}\n", "defined in lib.rs"),
-    ("macro exported from api", "core/src/graph/mod.rs", "fn k() { crate::tensor!() }\n", "graph (layer 2) imports a"),
-    ("inline mod climbing out", "core/src/plan/mod.rs", "mod t {\n    use super::super::dispatch;\n}\n", "imports dis"),
+    ("macro exported from api", "core/src/graph/mod.rs", "fn k() { crate::make_tensor!() }\n", "graph (layer 2) imp"),
+    ("inline mod climbing out", "core/src/backend/mod.rs", "mod t {\n  use super::super::dispatch;\n}\n", "imports d"),
 ]
 # Added to every tree (harmless while unused): an item defined at the root and a macro exported from api.
 _EXTRA = {
     "core/src/lib.rs": "pub struct Rooted;\n",
-    "core/src/api/mod.rs": "#[macro_export]\nmacro_rules! tensor { () => {} }\n",
+    "core/src/api/mod.rs": "#[macro_export]\nmacro_rules! make_tensor { () => {} }\n",
 }
 
 

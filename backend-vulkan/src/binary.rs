@@ -4,10 +4,10 @@ use vkml_core::backend::Kernel;
 use vkml_core::graph::op::BinaryOp;
 use vkml_core::util::error::Result;
 
-use crate::dispatch::Dispatch;
-use crate::elementwise::plan;
+use crate::elementwise::launch;
+use crate::launch::Launch;
 
-pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Dispatch> {
+pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Launch> {
     let code = match op {
         BinaryOp::Add => 0,
         BinaryOp::Mul => 1,
@@ -28,9 +28,9 @@ pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Dispatch> {
         BinaryOp::CopySign => 16,
         BinaryOp::Pow => 17,
     };
-    plan(k, "binary", code)
+    launch(k, "binary", code)
 }
 
-pub fn where_(k: &Kernel) -> Result<Dispatch> {
-    plan(k, "where", 0)
+pub fn where_(k: &Kernel) -> Result<Launch> {
+    launch(k, "where", 0)
 }

@@ -3,9 +3,9 @@
 use vkml_core::backend::Kernel;
 use vkml_core::util::error::Result;
 
-use crate::dispatch::Dispatch;
-use crate::elementwise::plan;
+use crate::elementwise::launch;
+use crate::launch::Launch;
 
-pub fn cast(k: &Kernel) -> Result<Dispatch> {
-    plan(k, "cast", 0)
+pub fn cast(k: &Kernel) -> Result<Launch> {
+    launch(k, "cast", 0)
 }

@@ -7,7 +7,7 @@ use vkml_core::util::error::Result;
 use vkml_core::util::narrow::{f32_to_bf16_bits, f32_to_f16_bits};
 
 use crate::buffer::words;
-use crate::dispatch::{slots_grid, Dispatch};
+use crate::launch::{slots_grid, Launch};
 use crate::meta::{code, to_u32, Meta};
 
 /// The two words a fill writes alternately, encoding `s` as `dtype` exactly as the CPU oracle does.
@@ -46,15 +46,15 @@ fn pattern(s: Scalar, dtype: DType) -> [u32; 2] {
     }
 }
 
-pub fn full(k: &Kernel, s: Scalar) -> Result<Dispatch> {
+pub fn full(k: &Kernel, s: Scalar) -> Result<Launch> {
     let n = words(k.out.dtype, k.out.len);
     let p = pattern(s, k.out.dtype);
     let meta =
         Meta { n: to_u32(n)?, op: 0, out_dtype: code(k.out.dtype), extra2: [p[0], p[1], 0, 0], ..Default::default() };
-    Ok(Dispatch { family: "create", meta, inputs: vec![], groups: slots_grid(n) })
+    Ok(Launch { family: "create", meta, inputs: vec![], groups: slots_grid(n) })
 }
 
-pub fn random(k: &Kernel, seed: u64, offset: u64, digits: u32, normal: bool) -> Result<Dispatch> {
+pub fn random(k: &Kernel, seed: u64, offset: u64, digits: u32, normal: bool) -> Result<Launch> {
     let n = k.out.len;
     let meta = Meta {
         n: to_u32(n)?,
@@ -64,5 +64,5 @@ pub fn random(k: &Kernel, seed: u64, offset: u64, digits: u32, normal: bool) -> 
         extra2: [digits, 0, 0, 0],
         ..Default::default()
     };
-    Ok(Dispatch { family: "create", meta, inputs: vec![], groups: slots_grid(n) })
+    Ok(Launch { family: "create", meta, inputs: vec![], groups: slots_grid(n) })
 }

@@ -1,15 +1,15 @@
-//! Fused elementwise programs (shaders/fused.wgsl): the elementwise plan with the program's words in the uniform.
+//! Fused elementwise programs (shaders/fused.wgsl): the elementwise launch with the program's words in the uniform.
 //! The kernel binds three inputs; a program of fewer binds its first input again in the unused slots.
 
 use vkml_core::backend::Kernel;
 use vkml_core::graph::op::{BinaryOp, Step, UnaryOp};
 use vkml_core::util::error::{Error, Result};
 
-use crate::dispatch::Dispatch;
-use crate::elementwise::plan;
+use crate::elementwise::launch;
+use crate::launch::Launch;
 
-pub fn fused(k: &Kernel, steps: &[Step]) -> Result<Dispatch> {
-    let mut d = plan(k, "fused", 0)?;
+pub fn fused(k: &Kernel, steps: &[Step]) -> Result<Launch> {
+    let mut d = launch(k, "fused", 0)?;
     let mut words: Vec<u32> = Vec::with_capacity(steps.len() + 4);
     for step in steps {
         match *step {

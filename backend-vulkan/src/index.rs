@@ -4,13 +4,13 @@ use vkml_core::backend::Kernel;
 use vkml_core::base::dtype::DType;
 use vkml_core::util::error::{Error, Result};
 
-use crate::dispatch::{slots_grid, Dispatch};
+use crate::launch::{slots_grid, Launch};
 use crate::meta::{code, to_u32, Meta};
 
 /// `Gather` reads src (args 0) at the positions of the index (arg 1); `Scatter` builds each element of the base
 /// (arg 0) from the index (arg 1) and src (arg 2). The dim is not merged with its neighbours: the shader finds each
 /// element's coordinate along it.
-pub fn index(k: &Kernel, dim: usize, op: u32) -> Result<Dispatch> {
+pub fn index(k: &Kernel, dim: usize, op: u32) -> Result<Launch> {
     let mut meta = Meta { op, out_dtype: code(k.out.dtype), ..Default::default() };
     meta.set_shape(&k.shape)?;
     meta.n = to_u32(k.out.len)?;
@@ -30,5 +30,5 @@ pub fn index(k: &Kernel, dim: usize, op: u32) -> Result<Dispatch> {
         inputs.resize(3, first);
     }
     let slots = if matches!(k.out.dtype, DType::F16 | DType::BF16) { k.out.len.div_ceil(2) } else { k.out.len };
-    Ok(Dispatch { family: "index", meta, inputs, groups: slots_grid(slots) })
+    Ok(Launch { family: "index", meta, inputs, groups: slots_grid(slots) })
 }

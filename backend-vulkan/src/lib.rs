@@ -6,10 +6,10 @@ mod buffer;
 mod cast;
 mod create;
 mod device;
-mod dispatch;
 mod elementwise;
 mod fused;
 mod index;
+mod launch;
 mod matmul;
 mod meta;
 mod movement;
@@ -36,7 +36,7 @@ use vkml_core::util::future::{ready, BoxFuture};
 use vkml_core::util::stats::{bump, Counter};
 
 use buffer::{from_words, size_bytes, to_words, GpuBuffer, Pool};
-use dispatch::Dispatch;
+use launch::Launch;
 use meta::Meta;
 use pipeline::Pipelines;
 
@@ -161,7 +161,7 @@ impl VulkanBackend {
         })
     }
 
-    fn plan(&self, k: &Kernel) -> Result<Dispatch> {
+    fn launch(&self, k: &Kernel) -> Result<Launch> {
         match &k.op {
             Op::Full(s) => create::full(k, *s),
             Op::Rand { seed, offset, digits } => create::random(k, *seed, *offset, *digits, false),
@@ -183,25 +183,25 @@ impl VulkanBackend {
         }
     }
 
-    /// Record `kernels` into `enc`: every kernel is planned first (so a kernel that cannot run records nothing), then
+    /// Record `kernels` into `enc`: every kernel becomes a launch first (so a kernel that cannot run records nothing), then
     /// one uniform buffer holds all their metas at the device's offset alignment and one compute pass dispatches
     /// them in order. A buffer and a pass per kernel cost more host time than the kernels of a small model take on a
     /// GPU; wgpu still orders each dispatch after the writes it reads.
     fn encode(&self, enc: &mut wgpu::CommandEncoder, kernels: &[Kernel]) -> Result<()> {
-        let mut plans = Vec::with_capacity(kernels.len());
+        let mut launches = Vec::with_capacity(kernels.len());
         for k in kernels {
-            let d = self.plan(k)?;
+            let d = self.launch(k)?;
             if d.meta.n != 0 {
-                plans.push((self.gpu(&k.out)?, d));
+                launches.push((self.gpu(&k.out)?, d));
             }
         }
-        if plans.is_empty() {
+        if launches.is_empty() {
             return Ok(());
         }
         let size = std::mem::size_of::<Meta>();
         let stride = size.next_multiple_of(self.limits.min_uniform_buffer_offset_alignment as usize);
-        let mut metas = vec![0u8; stride * plans.len()];
-        for (i, (_, d)) in plans.iter().enumerate() {
+        let mut metas = vec![0u8; stride * launches.len()];
+        for (i, (_, d)) in launches.iter().enumerate() {
             metas[i * stride..i * stride + size].copy_from_slice(bytemuck::bytes_of(&d.meta));
         }
         let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -209,8 +209,8 @@ impl VulkanBackend {
             contents: &metas,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        let mut steps = Vec::with_capacity(plans.len());
-        for (i, (out, d)) in plans.iter().enumerate() {
+        let mut steps = Vec::with_capacity(launches.len());
+        for (i, (out, d)) in launches.iter().enumerate() {
             let pipeline = self.pipelines.get(&self.device, d.family);
             let meta = wgpu::BufferBinding {
                 buffer: &uniform,

@@ -9,11 +9,10 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 use vkml_core::util::error::{Error, Result};
 
-use crate::dispatch::{grid, slots_grid, Dispatch};
+use crate::launch::{grid, slots_grid, Launch};
 use crate::meta::{code, to_u32, Meta};
 
-// The thresholds come from bench/matmul.py on an H200 (docs/matmul.md has the figures): a few hundred
-// microseconds of submission and readback hide the pipelines' differences below about a million multiply-adds.
+// The thresholds come from bench/matmul.py on an H200; docs/matmul.md has the measurements behind each one.
 
 /// Most workgroups along one grid dimension on the floor.
 const MAX_GROUPS: usize = 65_535;
@@ -22,16 +21,15 @@ const MAX_GROUPS: usize = 65_535;
 const GEMV_MIN_K: usize = 256;
 /// Products of at most this many multiply-adds (32³) run one invocation per output: too small to fill a tile.
 const SMALL_WORK: usize = 1 << 15;
-/// A long K (at least this) over at most `GEMV_MAX_OUT` outputs goes to gemv, a workgroup per output (32x8192x32:
-/// 0.38 ms, split-K 0.62, the 16x16 tiles 1.31).
+/// A long K (at least this) over at most `GEMV_MAX_OUT` outputs goes to gemv, a workgroup per output.
 const LONG_K: usize = 1024;
 const GEMV_MAX_OUT: usize = 4096;
 /// Split-K takes K of at least `SPLITK_MIN_K` over at most `SPLITK_MAX_OUT` outputs, where tiles leave the GPU a
-/// handful of workgroups (an MLP's 64x784x128: 0.42 ms, the 16x16 tiles 0.52, 64x64 tiles 0.71).
+/// handful of workgroups (an MLP's 64x784x128).
 const SPLITK_MIN_K: usize = 512;
 const SPLITK_MAX_OUT: usize = 128 * 128;
-/// The register-blocked pipeline's tile, and the outputs (a million: 256 tiles) from which it leads (2048³: 9.7 ms,
-/// the 16x16 tiles 14.0; at 512³ it trails them, 1.01 against 0.91).
+/// The register-blocked pipeline's tile, and the outputs (a million: 256 tiles) from which it leads the 16x16 tiles
+/// (below, it trails them).
 const TILE: usize = 64;
 const TILED_MIN_OUT: usize = 1 << 20;
 /// The cooperative-matrix pipeline's output tile (2x2 hardware 16x16 tiles), and the step its m, n and K must be
@@ -169,7 +167,7 @@ fn coop_layout(v: &View, is_b: bool) -> Option<u32> {
 
 /// The dispatch of matmul kernel `k` on the pipeline `forced` names, else the selector's; `coop` says the device
 /// runs the cooperative-matrix pipeline.
-pub fn matmul(k: &Kernel, coop: bool, forced: Option<Pipeline>) -> Result<Dispatch> {
+pub fn matmul(k: &Kernel, coop: bool, forced: Option<Pipeline>) -> Result<Launch> {
     let (a, b) = match k.args.as_slice() {
         [a, b] => (a, b),
         _ => return Err(Error::Backend("matmul needs two inputs".into())),
@@ -214,5 +212,5 @@ pub fn matmul(k: &Kernel, coop: bool, forced: Option<Pipeline>) -> Result<Dispat
     meta.set_input(1, b.buffer.dtype, &b.view)?;
     meta.n = to_u32(batch * m * n)?;
     meta.extra = [to_u32(m)?, to_u32(n)?, to_u32(kk)?, flags.unwrap_or(0)];
-    Ok(Dispatch { family: pipeline.family(), meta, inputs: vec![a.buffer.clone(), b.buffer.clone()], groups })
+    Ok(Launch { family: pipeline.family(), meta, inputs: vec![a.buffer.clone(), b.buffer.clone()], groups })
 }

@@ -5,7 +5,7 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 use vkml_core::util::error::{Error, Result};
 
-use crate::dispatch::{slots_grid, Dispatch};
+use crate::launch::{slots_grid, Launch};
 use crate::meta::{code, to_u32, Meta};
 
 fn slots(dtype: DType, n: usize) -> usize {
@@ -16,13 +16,13 @@ fn slots(dtype: DType, n: usize) -> usize {
     }
 }
 
-pub fn copy(k: &Kernel) -> Result<Dispatch> {
+pub fn copy(k: &Kernel) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("copy without input".into()))?;
     let mut meta = Meta::elementwise(0, k.out.dtype, &k.shape, &[(a.buffer.dtype, &a.view)])?;
     meta.in_dtype[1] = code(a.buffer.dtype);
     let n = meta.n as usize;
     // The shader declares two inputs; a copy binds its source twice.
-    Ok(Dispatch {
+    Ok(Launch {
         family: "movement",
         meta,
         inputs: vec![a.buffer.clone(), a.buffer.clone()],
@@ -31,7 +31,7 @@ pub fn copy(k: &Kernel) -> Result<Dispatch> {
 }
 
 /// `target` selects elements of the contiguous base; the value view has the target's shape.
-pub fn assign(k: &Kernel, target: &View) -> Result<Dispatch> {
+pub fn assign(k: &Kernel, target: &View) -> Result<Launch> {
     let (base, value) = match k.args.as_slice() {
         [b, v] => (b, v),
         _ => return Err(Error::Backend("assign needs a base and a value".into())),
@@ -68,7 +68,7 @@ pub fn assign(k: &Kernel, target: &View) -> Result<Dispatch> {
     meta.set_input(1, value.buffer.dtype, &v)?;
     let n = k.out.len;
     meta.n = to_u32(n)?;
-    Ok(Dispatch {
+    Ok(Launch {
         family: "movement",
         meta,
         inputs: vec![base.buffer.clone(), value.buffer.clone()],

@@ -4,10 +4,10 @@ use vkml_core::backend::Kernel;
 use vkml_core::graph::op::ReduceOp;
 use vkml_core::util::error::{Error, Result};
 
-use crate::dispatch::{grid, Dispatch};
+use crate::launch::{grid, Launch};
 use crate::meta::{code, to_u32, Meta};
 
-pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Dispatch> {
+pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("reduce without input".into()))?;
     let v = &a.view;
     let split = v.ndim() - axes;
@@ -29,5 +29,5 @@ pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Dispatch> {
     meta.set_input(0, a.buffer.dtype, v)?;
     meta.n = to_u32(outer)?;
     meta.extra = [axes as u32, to_u32(inner)?, 0, 0];
-    Ok(Dispatch { family: "reduce", meta, inputs: vec![a.buffer.clone()], groups: grid(outer) })
+    Ok(Launch { family: "reduce", meta, inputs: vec![a.buffer.clone()], groups: grid(outer) })
 }

@@ -6,10 +6,10 @@ use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::ScanOp;
 use vkml_core::util::error::{Error, Result};
 
-use crate::dispatch::{slots_grid, Dispatch};
+use crate::launch::{slots_grid, Launch};
 use crate::meta::{code, to_u32, Meta};
 
-pub fn scan(k: &Kernel, op: ScanOp) -> Result<Dispatch> {
+pub fn scan(k: &Kernel, op: ScanOp) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("scan without input".into()))?;
     let code_op = match op {
         ScanOp::Sum => 0,
@@ -20,5 +20,5 @@ pub fn scan(k: &Kernel, op: ScanOp) -> Result<Dispatch> {
     meta.set_input(0, a.buffer.dtype, &a.view)?;
     meta.n = to_u32(k.out.len)?;
     let slots = if matches!(k.out.dtype, DType::F16 | DType::BF16) { k.out.len.div_ceil(2) } else { k.out.len };
-    Ok(Dispatch { family: "scan", meta, inputs: vec![a.buffer.clone()], groups: slots_grid(slots) })
+    Ok(Launch { family: "scan", meta, inputs: vec![a.buffer.clone()], groups: slots_grid(slots) })
 }

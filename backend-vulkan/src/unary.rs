@@ -5,9 +5,9 @@ use vkml_core::backend::Kernel;
 use vkml_core::graph::op::UnaryOp;
 use vkml_core::util::error::Result;
 
-use crate::dispatch::Dispatch;
-use crate::elementwise::plan;
+use crate::elementwise::launch;
+use crate::launch::Launch;
 
-pub fn unary(k: &Kernel, op: UnaryOp) -> Result<Dispatch> {
-    plan(k, "unary", op.code())
+pub fn unary(k: &Kernel, op: UnaryOp) -> Result<Launch> {
+    launch(k, "unary", op.code())
 }

@@ -3,10 +3,11 @@
 
 use std::sync::Arc;
 
-use vkml_core::api::{realize::read_bytes, Tensor};
+use vkml_core::api::Tensor;
 use vkml_core::autograd::backward;
 use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::UnaryOp;
+use vkml_core::tensor::realize::read_bytes;
 
 fn floats(t: &Tensor) -> vkml_core::Result<Vec<f32>> {
     let bytes = read_bytes(t)?;

@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyNotImplementedError;
 use pyo3::prelude::*;
 
-use vkml_core::api::activation as act;
+use vkml_core::nn::activation as act;
 
 use crate::convert::OrPy;
 use crate::pytensor::Tensor;

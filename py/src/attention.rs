@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 
-use vkml_core::api::attention::{multi_head_attention, scaled_dot_product_attention as sdpa, InProj, Mha, MhaCall};
+use vkml_core::nn::attention::{multi_head_attention, scaled_dot_product_attention as sdpa, InProj, Mha, MhaCall};
 
 use crate::convert::OrPy;
 use crate::pytensor::Tensor;

@@ -53,13 +53,13 @@ fn backward(
 
 #[pyfunction]
 fn is_grad_enabled() -> bool {
-    vkml_core::api::grad::is_grad_enabled()
+    vkml_core::tensor::grad::is_grad_enabled()
 }
 
 /// Set grad mode for this thread; returns the previous mode (the `no_grad` context manager restores it).
 #[pyfunction]
 fn set_grad_enabled(on: bool) -> bool {
-    vkml_core::api::grad::set_grad_enabled(on)
+    vkml_core::tensor::grad::set_grad_enabled(on)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -5,8 +5,8 @@ use pyo3::exceptions::{PyIndexError, PyNotImplementedError, PyOSError, PyRuntime
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyList, PyTuple};
 
-use vkml_core::api::realize::read_bytes;
 use vkml_core::api::Tensor as Core;
+use vkml_core::tensor::realize::read_bytes;
 
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;

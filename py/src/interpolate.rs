@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use vkml_core::api::interpolate::{interpolate as core_interpolate, Mode};
+use vkml_core::nn::interpolate::{interpolate as core_interpolate, Mode};
 
 use crate::convert::OrPy;
 use crate::pytensor::Tensor;

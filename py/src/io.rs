@@ -4,8 +4,8 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
-use vkml_core::api::io::{load_safetensors, save_safetensors};
-use vkml_core::api::torchfile::{load_torch, Value};
+use vkml_core::io::safetensors::{load_safetensors, save_safetensors};
+use vkml_core::io::torchfile::{load_torch, Value};
 
 use crate::convert::{opt_device, type_name, OrPy};
 use crate::pytensor::Tensor;

@@ -30,13 +30,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use vkml_backend_cpu::CpuBackend;
-use vkml_core::api::promote::{result_type as core_result_type, Operand};
-use vkml_core::api::{create, realize, Tensor as Core};
+use vkml_core::api::{create, Tensor as Core};
 use vkml_core::base::dtype::{DType, ALL_DTYPES};
 use vkml_core::base::scalar::Scalar;
 use vkml_core::dispatch;
 use vkml_core::graph::op::UnaryOp;
 use vkml_core::graph::table::{Tolerance, OPS};
+use vkml_core::tensor::promote::{result_type as core_result_type, Operand};
+use vkml_core::tensor::realize;
 use vkml_core::util::stats::{get, COUNTERS};
 
 use convert::{from_numpy_name, opt_device, opt_dtype, scalar, shape_args, sizes, type_name, OrPy};
@@ -361,7 +362,8 @@ fn op_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         let domain = UnaryOp::from_name(r.name).filter(|_| r.primitive).map(UnaryOp::domain);
         d.set_item("domain", domain)?;
         d.set_item("tolerance", tolerance_dict(py, &r.tolerance)?)?;
-        let grad = vkml_core::graph::grads::grad_tolerance(r.name).map(|g| tolerance_dict(py, &g)).transpose()?;
+        let grad =
+            vkml_core::graph::grad_contract::grad_contract(r.name).map(|g| tolerance_dict(py, &g)).transpose()?;
         d.set_item("grad", grad)?;
         let uns = PyList::empty(py);
         for u in r.unsupported {

@@ -3,8 +3,8 @@
 
 use pyo3::prelude::*;
 
-use vkml_core::api::loss::{self, KlReduction};
-use vkml_core::api::nn::Reduction;
+use vkml_core::nn::functional::Reduction;
+use vkml_core::nn::loss::{self, KlReduction};
 
 use crate::convert::OrPy;
 use crate::pytensor::Tensor;

@@ -5,8 +5,9 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use vkml_core::api::{activation, division, elementwise, linalg, pointwise};
+use vkml_core::api::{division, elementwise, linalg, pointwise};
 use vkml_core::graph::op::{BinaryOp, UnaryOp};
+use vkml_core::nn::activation;
 
 use crate::convert::{int_list, OrPy};
 use crate::pytensor::{dims, operand_or_err, Tensor};

@@ -2,9 +2,9 @@
 
 use pyo3::prelude::*;
 
-use vkml_core::api::conv::{self, Padding};
-use vkml_core::api::nn::{self, Reduction};
-use vkml_core::api::norm;
+use vkml_core::nn::conv::{self, Padding};
+use vkml_core::nn::functional::{self as nn, Reduction};
+use vkml_core::nn::norm;
 
 use crate::convert::{int_list, OrPy};
 use crate::pytensor::Tensor;
@@ -173,7 +173,7 @@ pub fn conv_transpose2d(
     let (s, d) = (pair_or(stride, "stride", [1, 1])?, pair_or(dilation, "dilation", [1, 1])?);
     let (p, op) = (pair_or(padding, "padding", [0, 0])?, pair_or(output_padding, "output_padding", [0, 0])?);
     let b = bias.as_ref().map(|b| &b.0);
-    Ok(Tensor(vkml_core::api::conv_transpose::conv_transpose2d(&input.0, &weight.0, b, s, p, op, groups, d).py()?))
+    Ok(Tensor(vkml_core::nn::conv_transpose::conv_transpose2d(&input.0, &weight.0, b, s, p, op, groups, d).py()?))
 }
 
 #[pyfunction]

@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 
-use vkml_core::optim::{self, Adagrad, AdagradState, Adam, AdamState, RmsProp, RmsPropState, Sgd};
+use vkml_core::nn::optim::{self, Adagrad, AdagradState, Adam, AdamState, RmsProp, RmsPropState, Sgd};
 
 use crate::convert::OrPy;
 use crate::pytensor::Tensor;

@@ -4,11 +4,11 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use vkml_core::api::promote::Operand;
 use vkml_core::api::{division, elementwise, Tensor as Core};
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::graph::op::{BinaryOp, UnaryOp};
+use vkml_core::tensor::promote::Operand;
 
 use crate::convert::to_numpy;
 use crate::convert::{device_arg, int_list, opt_dtype, scalar, shape_args, type_name, OrPy};
@@ -547,7 +547,7 @@ impl Tensor {
         Ok(Tensor(self.0.reciprocal().py()?))
     }
     fn sigmoid(&self) -> PyResult<Tensor> {
-        Ok(Tensor(vkml_core::api::nn::sigmoid(&self.0).py()?))
+        Ok(Tensor(vkml_core::nn::functional::sigmoid(&self.0).py()?))
     }
     #[pyo3(signature = (dim, dtype = None))]
     fn softmax(slf: PyRef<'_, Self>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
@@ -701,12 +701,12 @@ impl Tensor {
     }
     #[pyo3(signature = (from_ = 0.0, to = 1.0))]
     fn uniform_(slf: Bound<'_, Self>, from_: f64, to: f64) -> PyResult<Bound<'_, Self>> {
-        vkml_core::api::nn::uniform_(&slf.get().0, from_, to).py()?;
+        vkml_core::nn::functional::uniform_(&slf.get().0, from_, to).py()?;
         Ok(slf)
     }
     #[pyo3(signature = (mean = 0.0, std = 1.0))]
     fn normal_(slf: Bound<'_, Self>, mean: f64, std: f64) -> PyResult<Bound<'_, Self>> {
-        vkml_core::api::nn::normal_(&slf.get().0, mean, std).py()?;
+        vkml_core::nn::functional::normal_(&slf.get().0, mean, std).py()?;
         Ok(slf)
     }
     fn zero_(slf: Bound<'_, Self>) -> PyResult<Bound<'_, Self>> {

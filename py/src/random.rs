@@ -36,7 +36,7 @@ fn _normal(
     let shape = size.map(|v| sizes(&v)).transpose()?;
     // A tensor argument decides the device; otherwise the one asked for.
     let dev = [&m, &s].iter().find_map(|o| {
-        if let vkml_core::api::promote::Operand::Tensor(t) = o {
+        if let vkml_core::tensor::promote::Operand::Tensor(t) = o {
             Some(t.device())
         } else {
             None

@@ -4,7 +4,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use vkml_core::api::rnn::{rnn, Cell, Rnn};
+use vkml_core::nn::rnn::{rnn, Cell, Rnn};
 
 use crate::convert::OrPy;
 use crate::pytensor::Tensor;

@@ -6,12 +6,12 @@ use std::sync::{Arc, OnceLock};
 
 use vkml_backend_cpu::CpuBackend;
 use vkml_backend_vulkan::VulkanBackend;
-use vkml_core::api::realize::read_bytes;
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::dispatch;
 use vkml_core::graph::table::{row, Tolerance};
+use vkml_core::tensor::realize::read_bytes;
 use vkml_core::Result;
 
 /// The devices under test: cpu first (the oracle), then every Vulkan device that opened.

@@ -1,9 +1,9 @@
 //! Same inputs, same bytes: a graph realized twice on each device gives identical results while what must not
 //! matter varies — buffer-pool state, batching into submissions (lazy vs eager) and the CPU thread count.
 
-use vkml_core::api::realize::set_eager;
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
+use vkml_core::tensor::realize::set_eager;
 use vkml_core::Result;
 use vkml_tests::{bytes, devices, random_f32, Gen};
 

@@ -4,11 +4,11 @@
 
 use vkml_core::api::division::{floor_divide, fmod, remainder, trunc_divide};
 use vkml_core::api::elementwise::{binary, where_};
-use vkml_core::api::promote::Operand;
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::{BinaryOp, Op};
+use vkml_core::tensor::promote::Operand;
 use vkml_core::Result;
 use vkml_tests::{check, devices, edge_f32, floats, from_f32, from_i64, oracle_in, Gen};
 

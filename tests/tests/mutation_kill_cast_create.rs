@@ -145,8 +145,8 @@ fn create_full_past_65535_workgroups() -> Result<()> {
         |t| {
             let idx = Tensor::arange(Scalar::Int(0), Scalar::Int(n as i64), Scalar::Int(1), DType::I32, t[0].device())?;
             vkml_core::api::elementwise::binary(
-                &vkml_core::api::promote::Operand::Tensor(t[0].clone()),
-                &vkml_core::api::promote::Operand::Tensor(idx),
+                &vkml_core::tensor::promote::Operand::Tensor(t[0].clone()),
+                &vkml_core::tensor::promote::Operand::Tensor(idx),
                 vkml_core::graph::op::BinaryOp::Add,
             )
         },

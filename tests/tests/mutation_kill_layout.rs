@@ -4,11 +4,11 @@
 
 use vkml_core::api::elementwise::binary;
 use vkml_core::api::index::IndexItem;
-use vkml_core::api::promote::Operand;
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::BinaryOp;
+use vkml_core::tensor::promote::Operand;
 use vkml_core::Result;
 use vkml_tests::{check, check_terms, from_f32, from_i64, matmul_operands, oracle_in, random_f32, Gen};
 

@@ -2,11 +2,11 @@
 //! compared under the tolerance the op table declares.
 
 use vkml_core::api::elementwise::{binary, where_};
-use vkml_core::api::promote::Operand;
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::{BinaryOp, Op, UnaryOp};
+use vkml_core::tensor::promote::Operand;
 use vkml_core::Result;
 use vkml_tests::{bytes, check, devices, random_f32, Gen};
 

@@ -2,8 +2,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use vkml_core::api::activation as act;
-use vkml_core::api::nn;
+use vkml_core::nn::activation as act;
+use vkml_core::nn::functional as nn;
 
 use crate::ops::ok;
 use crate::tensor::Tensor;

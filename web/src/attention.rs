@@ -17,7 +17,7 @@ pub fn scaled_dot_product_attention(
     attn_mask: Option<Tensor>,
 ) -> JsResult<Tensor> {
     let mask = attn_mask.as_ref().map(|m| m.core()).transpose()?;
-    ok(vkml_core::api::attention::scaled_dot_product_attention(
+    ok(vkml_core::nn::attention::scaled_dot_product_attention(
         q.core()?,
         k.core()?,
         v.core()?,

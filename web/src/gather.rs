@@ -5,8 +5,8 @@
 use wasm_bindgen::prelude::*;
 
 use vkml_core::api::gather::{self as g, Bounds};
-use vkml_core::api::realize::read_bytes_async;
 use vkml_core::api::Tensor as Core;
+use vkml_core::tensor::realize::read_bytes_async;
 
 use crate::convert::{opt_bool, opt_f64};
 use crate::ops::ok;

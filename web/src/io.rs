@@ -3,8 +3,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use vkml_core::api::io::{load_safetensors as load, serialize, Entry};
-use vkml_core::api::realize::read_bytes_async;
+use vkml_core::io::safetensors::{load_safetensors as load, serialize, Entry};
+use vkml_core::tensor::realize::read_bytes_async;
 
 use crate::device::parse;
 use crate::tensor::Tensor;

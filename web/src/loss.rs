@@ -3,8 +3,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use vkml_core::api::loss::{self, KlReduction};
-use vkml_core::api::nn::Reduction;
+use vkml_core::nn::functional::Reduction;
+use vkml_core::nn::loss::{self, KlReduction};
 
 use crate::convert::{opt_bool, opt_f64, opt_string};
 use crate::ops::ok;

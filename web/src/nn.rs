@@ -4,9 +4,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use vkml_core::api::conv::{self, Padding};
-use vkml_core::api::nn::{self, Reduction};
-use vkml_core::api::norm;
+use vkml_core::nn::conv::{self, Padding};
+use vkml_core::nn::functional::{self as nn, Reduction};
+use vkml_core::nn::norm;
 
 use crate::convert::{field, opt_bool, opt_f64, opt_string, usize_of};
 use crate::ops::ok;
@@ -69,7 +69,7 @@ pub fn conv2d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, options: JsValu
 pub fn conv_transpose2d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, options: JsValue) -> JsResult<Tensor> {
     let b = bias.as_ref().map(|b| b.core()).transpose()?;
     let groups = opt_f64(&options, "groups")?.map(|g| usize_of(g, "groups")).transpose()?.unwrap_or(1);
-    ok(vkml_core::api::conv_transpose::conv_transpose2d(
+    ok(vkml_core::nn::conv_transpose::conv_transpose2d(
         x.core()?,
         weight.core()?,
         b,
@@ -85,7 +85,7 @@ pub fn conv_transpose2d(x: &Tensor, weight: &Tensor, bias: Option<Tensor>, optio
 /// scale_factor a number or one per spatial dim.
 #[wasm_bindgen]
 pub fn interpolate(x: &Tensor, options: JsValue) -> JsResult<Tensor> {
-    use vkml_core::api::interpolate::{interpolate as core_interpolate, Mode};
+    use vkml_core::nn::interpolate::{interpolate as core_interpolate, Mode};
     let core = x.core()?;
     let n = core.ndim().saturating_sub(2);
     let per_dim = |key: &str| -> JsResult<Option<Vec<f64>>> {

@@ -6,11 +6,11 @@ use wasm_bindgen::prelude::*;
 use vkml_core::api::elementwise::{binary, sub, where_};
 use vkml_core::api::index::IndexItem;
 use vkml_core::api::logical::logical;
-use vkml_core::api::promote::Operand;
 use vkml_core::api::Tensor as Core;
 use vkml_core::api::{division, linalg, pointwise};
 use vkml_core::base::scalar::Scalar;
 use vkml_core::graph::op::{BinaryOp, UnaryOp};
+use vkml_core::tensor::promote::Operand;
 
 use crate::convert::usize_of;
 use crate::tensor::Tensor;
@@ -141,7 +141,7 @@ unary_methods! {
     square => |t| t.square();
     reciprocal => |t| t.reciprocal();
     relu => |t| t.relu();
-    sigmoid => |t| vkml_core::api::nn::sigmoid(t);
+    sigmoid => |t| vkml_core::nn::functional::sigmoid(t);
     logical_not => |t| t.logical_not();
     log10 => |t| t.log10();
     frac => |t| t.frac();
@@ -180,7 +180,7 @@ impl Tensor {
     pub fn clamp(&self, min: Option<f64>, max: Option<f64>) -> JsResult<Tensor> {
         let lo = min.map(|v| Operand::Scalar(Scalar::Float(v)));
         let hi = max.map(|v| Operand::Scalar(Scalar::Float(v)));
-        ok(vkml_core::api::activation::clamp(self.core()?, lo.as_ref(), hi.as_ref()))
+        ok(vkml_core::nn::activation::clamp(self.core()?, lo.as_ref(), hi.as_ref()))
     }
 
     pub fn mm(&self, other: &Tensor) -> JsResult<Tensor> {
@@ -256,16 +256,16 @@ impl Tensor {
     }
 
     pub fn softmax(&self, dim: f64) -> JsResult<Tensor> {
-        ok(vkml_core::api::nn::softmax(self.core()?, int(dim, "dim")?))
+        ok(vkml_core::nn::functional::softmax(self.core()?, int(dim, "dim")?))
     }
 
     pub fn log_softmax(&self, dim: f64) -> JsResult<Tensor> {
-        ok(vkml_core::api::nn::log_softmax(self.core()?, int(dim, "dim")?))
+        ok(vkml_core::nn::functional::log_softmax(self.core()?, int(dim, "dim")?))
     }
 
     pub fn logsumexp(&self, dim: JsValue, keepdim: Option<bool>) -> JsResult<Tensor> {
         let d = dims(&dim)?.ok_or_else(|| type_error("logsumexp needs dim"))?;
-        ok(vkml_core::api::nn::logsumexp(self.core()?, &d, keepdim.unwrap_or(false)))
+        ok(vkml_core::nn::functional::logsumexp(self.core()?, &d, keepdim.unwrap_or(false)))
     }
 
     /// `t.max()` (a tensor), or `t.max(dim, keepdim)`: `[values, indices]`, as torch's named tuple.
@@ -401,12 +401,12 @@ impl Tensor {
 
     /// In place, no history: fill with U[a, b) (`nn.init.uniform_`).
     pub fn uniform_(&self, a: f64, b: f64) -> JsResult<()> {
-        vkml_core::api::nn::uniform_(self.core()?, a, b).js()
+        vkml_core::nn::functional::uniform_(self.core()?, a, b).js()
     }
 
     /// In place, no history: fill with N(mean, std²) (`nn.init.normal_`).
     pub fn normal_(&self, mean: f64, std: f64) -> JsResult<()> {
-        vkml_core::api::nn::normal_(self.core()?, mean, std).js()
+        vkml_core::nn::functional::normal_(self.core()?, mean, std).js()
     }
 }
 

@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use vkml_core::api::Tensor as Core;
-use vkml_core::optim::{
+use vkml_core::nn::optim::{
     adagrad_step, adam_step, rmsprop_step, sgd_step, Adagrad as AdagradHp, AdagradState, Adam as AdamHp, AdamState,
     RmsProp as RmsPropHp, RmsPropState, Sgd as SgdHp,
 };

@@ -3,10 +3,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use vkml_core::api::promote::Operand;
 use vkml_core::api::{random, sort};
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
+use vkml_core::tensor::promote::Operand;
 
 use crate::convert::{opt_bool, opt_dtype, opt_f64, opt_string, shape_of};
 use crate::device::parse;

@@ -3,10 +3,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use vkml_core::api::realize::read_bytes_async;
 use vkml_core::api::Tensor as Core;
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
+use vkml_core::tensor::realize::read_bytes_async;
 
 use crate::convert::{field, opt_bool, opt_dtype, opt_string, readable, shape_of, tensor_from_js, typed_array};
 use crate::device::parse;
@@ -293,14 +293,14 @@ impl Tensor {
 /// Run `f` with gradient recording off (`with vkml.no_grad():` in Python), returning what it returns.
 #[wasm_bindgen]
 pub fn no_grad(f: &js_sys::Function) -> JsResult<JsValue> {
-    let before = vkml_core::api::grad::set_grad_enabled(false);
+    let before = vkml_core::tensor::grad::set_grad_enabled(false);
     let out = f.call0(&JsValue::UNDEFINED);
-    vkml_core::api::grad::set_grad_enabled(before);
+    vkml_core::tensor::grad::set_grad_enabled(before);
     out
 }
 
 /// Whether operations record history now.
 #[wasm_bindgen]
 pub fn is_grad_enabled() -> bool {
-    vkml_core::api::grad::is_grad_enabled()
+    vkml_core::tensor::grad::is_grad_enabled()
 }

@@ -3,21 +3,35 @@
 //! merged into one, read by a gather (`index_select`) and written by a scatter, so gradients come from those ops.
 //! Where the indexed dims are adjacent their result dims stay in place, else they go first (NumPy's rule).
 
-use super::elementwise::{binary, t, where_};
-use super::gather::{index_select_unchecked, read_bounds, scatter_unchecked};
-use super::index::IndexItem;
-use super::promote::Operand;
-use super::realize::read_bytes;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, t, where_};
+use crate::api::gather::{index_select_unchecked, read_bounds, scatter_unchecked};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::broadcast_shapes;
 use crate::graph::op::BinaryOp;
+use crate::tensor::promote::Operand;
+use crate::tensor::realize::read_bytes;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
+
+/// One item of an index expression.
+#[derive(Clone, Debug)]
+pub enum IndexItem {
+    Int(i64),
+    Slice {
+        start: Option<i64>,
+        stop: Option<i64>,
+        step: Option<i64>,
+    },
+    NewAxis,
+    Ellipsis,
+    /// An integer tensor (positions along one dim) or a bool mask (over as many dims as it has).
+    Tensor(Tensor),
+}
 
 /// The parts of an advanced index: the basic items (index tensors replaced by full slices) and, for each index
 /// tensor, the dim of the basic view it indexes.
-struct Plan {
+struct Parts {
     basic: Vec<IndexItem>,
     picks: Vec<(usize, Tensor)>,
 }
@@ -46,7 +60,7 @@ fn nonzero(mask: &Tensor, device: crate::base::buffer::DeviceId) -> Result<Vec<T
         .collect()
 }
 
-fn plan(x: &Tensor, items: &[IndexItem]) -> Result<Plan> {
+fn parts(x: &Tensor, items: &[IndexItem]) -> Result<Parts> {
     // How many dims of x the items consume: ints, slices, and index tensors by their own rank (bool) or 1.
     let consumed = |it: &IndexItem| match it {
         IndexItem::Int(_) | IndexItem::Slice { .. } => 1,
@@ -116,7 +130,7 @@ fn plan(x: &Tensor, items: &[IndexItem]) -> Result<Plan> {
         }
         basic.push(it.clone());
     }
-    Ok(Plan { basic, picks })
+    Ok(Parts { basic, picks })
 }
 
 /// The picked dims moved first and merged into one, with the merged position of every picked element (int64,
@@ -184,7 +198,7 @@ fn placed(k: usize, rest: usize, place: usize) -> Vec<i64> {
 
 /// `x[items]` with at least one index tensor.
 pub fn index(x: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
-    let Plan { basic, picks } = plan(x, items)?;
+    let Parts { basic, picks } = parts(x, items)?;
     let v = x.index(&basic)?;
     let m = merge(&v, &picks)?;
     let k = m.at.ndim();
@@ -198,7 +212,7 @@ pub fn index(x: &Tensor, items: &[IndexItem]) -> Result<Tensor> {
 /// `x[items] = value` with at least one index tensor: the picked elements of the basic view are replaced (where an
 /// element is picked twice, the later value wins on every device).
 pub fn assign(x: &Tensor, items: &[IndexItem], value: &Tensor) -> Result<()> {
-    let Plan { basic, picks } = plan(x, items)?;
+    let Parts { basic, picks } = parts(x, items)?;
     let v = x.index(&basic)?;
     let m = merge(&v, &picks)?;
     let k = m.at.ndim();

@@ -5,7 +5,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use vkml_core::api::{realize::read_bytes, Tensor};
+//! use vkml_core::api::Tensor;
+//! use vkml_core::tensor::realize::read_bytes;
 //! use vkml_core::base::{dtype::DType, scalar::Scalar};
 //!
 //! # fn main() -> vkml_core::Result<()> {
@@ -21,12 +22,12 @@
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-use super::elementwise::{binary, sub};
-use super::pointwise::pow;
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, sub};
+use crate::api::pointwise::pow;
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::Result;
 
 fn tensor(x: &Tensor) -> Operand {

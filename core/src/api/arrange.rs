@@ -1,14 +1,14 @@
 //! Rearrangements written over views and joins: roll (two narrows and a cat per dim), diagonal (a strided view)
 //! and diag (a vector onto a diagonal, or a diagonal out of a matrix).
 
-use super::elementwise::{t, where_};
-use super::join::cat;
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{t, where_};
+use crate::api::join::cat;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::{wrap_dim, View};
 use crate::graph::op::BinaryOp;
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 impl Tensor {
@@ -92,8 +92,8 @@ impl Tensor {
                     Tensor::arange(Scalar::Int(0), Scalar::Int(len as i64), Scalar::Int(1), DType::I64, dev)
                 };
                 let (rows, cols) = (idx(side)?.unsqueeze(1)?, idx(side)?.unsqueeze(0)?);
-                let gap = super::elementwise::sub(&t(&cols), &t(&rows))?;
-                let on = super::elementwise::binary(&t(&gap), &Operand::Scalar(Scalar::Int(k)), BinaryOp::Eq)?;
+                let gap = crate::api::elementwise::sub(&t(&cols), &t(&rows))?;
+                let on = crate::api::elementwise::binary(&t(&gap), &Operand::Scalar(Scalar::Int(k)), BinaryOp::Eq)?;
                 // The vector padded to the side: entry i sits in row i (k ≥ 0) or column i (k < 0).
                 let pad = Tensor::zeros(&[side - n], self.dtype(), dev)?;
                 let v = cat(&[self.clone(), pad], 0)?;

@@ -4,12 +4,12 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::tensor::Tensor;
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::{Category, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::numel;
 use crate::graph::op::{HostData, Op};
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// torch's default seed, so a fresh process draws a fixed stream.
@@ -172,7 +172,7 @@ impl Tensor {
         };
         let rows = idx(n)?.unsqueeze(1)?;
         let cols = idx(m)?.unsqueeze(0)?;
-        super::elementwise::binary(&rows.into(), &cols.into(), crate::graph::op::BinaryOp::Eq)?.to_dtype(dtype)
+        crate::api::elementwise::binary(&rows.into(), &cols.into(), crate::graph::op::BinaryOp::Eq)?.to_dtype(dtype)
     }
 
     pub fn rand(shape: &[usize], dtype: DType, device: DeviceId) -> Result<Tensor> {

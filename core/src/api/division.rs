@@ -2,12 +2,12 @@
 //! bits: remainder (the sign of the divisor) and floor division (fix-ups that survive an inexact quotient). Integer
 //! operands use the truncated quotient and remainder, after torch's CPU check for a zero divisor.
 
-use super::elementwise::{binary, common_device, int_quotient, plus, s, sub, t, where_};
-use super::nn::declared_for;
-use super::promote::{result_type, Operand};
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, common_device, int_quotient, plus, s, sub, t, where_};
 use crate::base::scalar::Scalar;
 use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::tensor::check::declared_for;
+use crate::tensor::promote::{result_type, Operand};
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// x < 0 as a bool operand (a Python scalar stays a scalar).
@@ -41,7 +41,7 @@ fn checked(op: &str, a: &Operand, b: &Operand) -> Result<bool> {
         Operand::Scalar(v) => v.as_f64() == 0.0,
         Operand::Tensor(bt) => {
             let any = binary(&t(bt), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Eq)?.any(None, false)?;
-            super::realize::read_bytes(&any)?.first().is_some_and(|&v| v != 0)
+            crate::tensor::realize::read_bytes(&any)?.first().is_some_and(|&v| v != 0)
         }
     };
     if zero {

@@ -2,7 +2,7 @@
 //! operand take its diagonal, letters only one operand has and the output lacks are summed first, and the rest is
 //! arranged as [batch, free, contracted] × [batch, contracted, free] for matmul. `...` stands for leading dims.
 
-use super::tensor::Tensor;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// One operand's letters, with `...` expanded to upper-case stand-ins (einsum letters are lower- or upper-case
@@ -102,7 +102,7 @@ pub fn einsum(equation: &str, operands: &[Tensor]) -> Result<Tensor> {
             t.dtype().name()
         )));
     }
-    super::nn::declared("einsum", &operands[0])?;
+    crate::tensor::check::declared("einsum", &operands[0])?;
     let used: Vec<char> = eq.chars().filter(char::is_ascii_alphabetic).collect();
     let dots: Vec<char> = ('A'..='Z').rev().filter(|c| !used.contains(c)).collect();
     let raw: Vec<Vec<char>> =

@@ -1,13 +1,13 @@
 //! Elementwise ops: promotion, broadcasting, the primitive unary/binary/where/cast nodes and the composites built
 //! on them (sub, relu). Inputs are cast to the compute dtype first, so kernels see one dtype per op.
 
-use super::promote::{result_type, Operand};
-use super::tensor::{device_mismatch, Tensor};
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::{to_float, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::broadcast_shapes;
 use crate::graph::op::{BinaryOp, Op};
+use crate::tensor::promote::{result_type, Operand};
+use crate::tensor::{device_mismatch, Tensor};
 use crate::util::error::{Error, Result};
 
 impl From<Tensor> for Operand {
@@ -131,7 +131,7 @@ impl Tensor {
         }
         let zero = Operand::Scalar(Scalar::Int(0));
         let m = binary(&Operand::Tensor(self.detach()), &zero, BinaryOp::Maximum)?;
-        if !self.requires_grad() || !super::grad::is_grad_enabled() {
+        if !self.requires_grad() || !crate::tensor::grad::is_grad_enabled() {
             return Ok(m);
         }
         let pos = binary(&Operand::Tensor(self.clone()), &zero, BinaryOp::Gt)?;

@@ -3,11 +3,11 @@
 //! inputs, which round after every primitive). Every fused step computes exactly what its primitive computes, so
 //! both runs give the same bytes on a device; the optimizers write their updates with it.
 
-use super::elementwise::{binary, s, t};
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, s, t};
 use crate::base::dtype::DType;
 use crate::base::view::broadcast_shapes;
 use crate::graph::op::{BinaryOp, Op, Step, UnaryOp};
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// Words of the program the Meta uniform carries (shaders/fused.wgsl): one per step, two for a constant.
@@ -115,7 +115,7 @@ fn emit(e: &Expr, steps: &mut Vec<Step>) -> Option<usize> {
 }
 
 fn fused(steps: Vec<Step>, inputs: &[&Tensor]) -> Result<Tensor> {
-    if inputs.iter().any(|x| x.requires_grad()) && super::grad::is_grad_enabled() {
+    if inputs.iter().any(|x| x.requires_grad()) && crate::tensor::grad::is_grad_enabled() {
         return Err(Error::Runtime("a fused program records no gradient; run it under no_grad".into()));
     }
     let mut shape: Vec<usize> = Vec::new();
@@ -130,7 +130,7 @@ fn fused(steps: Vec<Step>, inputs: &[&Tensor]) -> Result<Tensor> {
 /// `e` as the chain of primitives (what `eval` runs where it cannot fuse; tests compare the two): constants are
 /// Python-style float scalars, as the composites write them.
 pub fn composite(e: &Expr, inputs: &[&Tensor]) -> Result<Tensor> {
-    let operand = |x: &Expr| -> Result<super::promote::Operand> {
+    let operand = |x: &Expr| -> Result<crate::tensor::promote::Operand> {
         Ok(match x {
             Expr::Const(c) => s(*c),
             other => t(&composite(other, inputs)?),

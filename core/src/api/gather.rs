@@ -3,13 +3,13 @@
 //! CPU kernels do: from host data when the index was made from NumPy or a list, else by reading its [min, max] back
 //! (a realization point; a browser reads that range itself, asynchronously, and calls `check_index`).
 
-use super::elementwise::{common_device, t};
-use super::nn::host_view_ints;
-use super::tensor::Tensor;
+use crate::api::elementwise::{common_device, t};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::{wrap_dim, View};
 use crate::graph::op::Op;
+use crate::tensor::host::host_view_ints;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// What is known of an index's values before a kernel may read them.
@@ -33,14 +33,14 @@ pub fn bounds(idx: &Tensor) -> Result<Bounds> {
     let i = idx.to_dtype(DType::I64)?;
     let lo = i.amin(None, false)?.reshape(&[1])?;
     let hi = i.amax(None, false)?.reshape(&[1])?;
-    Ok(Bounds::Device(super::join::cat(&[lo, hi], 0)?))
+    Ok(Bounds::Device(crate::api::join::cat(&[lo, hi], 0)?))
 }
 
 /// `bounds`, reading a device range back (blocking; native front ends only).
 pub fn read_bounds(idx: &Tensor) -> Result<Option<(i64, i64)>> {
     match bounds(idx)? {
         Bounds::Known(b) => Ok(b),
-        Bounds::Device(r) => Ok(Some(range_from_bytes(&super::realize::read_bytes(&r)?)?)),
+        Bounds::Device(r) => Ok(Some(range_from_bytes(&crate::tensor::realize::read_bytes(&r)?)?)),
     }
 }
 
@@ -319,12 +319,12 @@ fn embedding_unchecked(idx: &Tensor, weight: &Tensor, pad: Option<i64>) -> Resul
     let rows = match pad {
         // The padding row's value without its history: the same numbers, and no gradient flows to that row.
         Some(p) => {
-            let hit = super::elementwise::binary(
+            let hit = crate::api::elementwise::binary(
                 &t(&idx.reshape(&[-1, 1])?),
-                &super::promote::Operand::Scalar(Scalar::Int(p)),
+                &crate::tensor::promote::Operand::Scalar(Scalar::Int(p)),
                 crate::graph::op::BinaryOp::Eq,
             )?;
-            super::elementwise::where_(&hit, &t(&rows.detach()), &t(&rows))?
+            crate::api::elementwise::where_(&hit, &t(&rows.detach()), &t(&rows))?
         }
         None => rows,
     };

@@ -1,24 +1,10 @@
 //! Indexing (`t[...]`): ints, slices with positive steps, None and Ellipsis are views (no copy); index tensors
 //! (integer or bool) go to `advanced.rs`.
 
-use super::tensor::Tensor;
+pub use crate::api::advanced::IndexItem;
 use crate::base::view::View;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
-
-/// One item of an index expression.
-#[derive(Clone, Debug)]
-pub enum IndexItem {
-    Int(i64),
-    Slice {
-        start: Option<i64>,
-        stop: Option<i64>,
-        step: Option<i64>,
-    },
-    NewAxis,
-    Ellipsis,
-    /// An integer tensor (positions along one dim) or a bool mask (over as many dims as it has).
-    Tensor(Tensor),
-}
 
 /// Clamp a Python slice bound into [0, len].
 fn clamp_bound(b: Option<i64>, len: usize, default: usize) -> usize {
@@ -32,7 +18,7 @@ fn clamp_bound(b: Option<i64>, len: usize, default: usize) -> usize {
 impl Tensor {
     pub fn index(&self, items: &[IndexItem]) -> Result<Tensor> {
         if items.iter().any(|it| matches!(it, IndexItem::Tensor(_))) {
-            return super::advanced::index(self, items);
+            return crate::api::advanced::index(self, items);
         }
         let consumes = |it: &IndexItem| matches!(it, IndexItem::Int(_) | IndexItem::Slice { .. });
         let used = items.iter().filter(|it| consumes(it)).count();

@@ -1,13 +1,13 @@
 //! In-place writes: each installs a new version of the storage (an `Assign` node over the old one), so every
 //! view of the storage sees it, and values saved earlier keep the old version.
 
-use super::elementwise::{binary, scalar_tensor, sub};
-use super::promote::{result_type, Operand};
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, scalar_tensor, sub};
 use crate::base::dtype::Category;
 use crate::base::scalar::Scalar;
 use crate::base::view::View;
 use crate::graph::op::{BinaryOp, Op};
+use crate::tensor::promote::{result_type, Operand};
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 impl Tensor {
@@ -90,7 +90,7 @@ impl Tensor {
             "sub" => sub(&me, other)?,
             "mul" => binary(&me, other, BinaryOp::Mul)?,
             "div" => binary(&me, other, BinaryOp::Div)?,
-            "pow" => super::pointwise::pow(&me, other)?,
+            "pow" => crate::api::pointwise::pow(&me, other)?,
             _ => return Err(Error::Value(format!("unknown in-place op '{op}'"))),
         };
         if r.shape() != self.shape() {

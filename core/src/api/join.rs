@@ -1,10 +1,10 @@
 //! Joining and splitting along a dim: cat and stack write each input into its slice of a fresh buffer (`Assign`
 //! nodes, so any dtypes promote as torch's cat does); split, chunk and unbind are views.
 
-use super::promote::{result_type, Operand};
-use super::tensor::{device_mismatch, Tensor};
 use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
+use crate::tensor::promote::{result_type, Operand};
+use crate::tensor::{device_mismatch, Tensor};
 use crate::util::error::{Error, Result};
 
 /// `torch.cat(tensors, dim)`.

@@ -1,12 +1,12 @@
 //! torch's fixed-rank products over the one matmul primitive: mm, bmm, addmm, outer and dot, with their shape and
 //! dtype checks and messages.
 
-use super::elementwise::{binary, s, t};
-use super::nn::declared;
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, s, t};
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
+use crate::tensor::check::declared;
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 fn rank(x: &Tensor, want: usize, what: &str) -> Result<()> {

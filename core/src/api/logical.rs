@@ -1,12 +1,12 @@
 //! Truth and bit composites: logical_and/or/xor/not over `!= 0` and the bitwise primitives, and bitwise_not as
 //! −x − 1 (two's complement; logical not for bool).
 
-use super::elementwise::{binary, sub};
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, sub};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// `x != 0` as bool (NaN is true, as in torch).

@@ -1,9 +1,9 @@
 //! Matrix products with torch's rules for 1-d operands and broadcast batch dims; one batched primitive.
 
-use super::tensor::{device_mismatch, Tensor};
 use crate::base::dtype::{opmath, DType};
 use crate::base::view::broadcast_shapes;
 use crate::graph::op::Op;
+use crate::tensor::{device_mismatch, Tensor};
 use crate::util::error::{Error, Result};
 
 impl Tensor {

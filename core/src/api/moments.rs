@@ -2,12 +2,12 @@
 //! shifted by its first element. 16-bit
 //! inputs compute in f32 and round once; N − correction ≤ 0 gives inf or nan as in torch.
 
-use super::elementwise::{binary, sub, t, where_};
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, sub, t, where_};
 use crate::base::dtype::opmath;
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 impl Tensor {

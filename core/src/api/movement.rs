@@ -1,10 +1,10 @@
 //! Views that never copy (permute, expand, squeeze…) and the two that may: reshape (copies when strides do not
 //! allow a view, as torch) and `to(device)`.
 
-use super::tensor::Tensor;
 use crate::base::buffer::DeviceId;
 use crate::base::view::{numel, wrap_dim, View};
 use crate::graph::op::Op;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// Resolve one `-1` in a requested shape against `n` elements.

@@ -2,11 +2,11 @@
 //! and circular padding by an index_select along each padded dim with positions computed on the host — so the
 //! gradient of every mode comes from cat and gather.
 
-use super::gather::index_select_unchecked;
-use super::join::cat;
-use super::tensor::Tensor;
+use crate::api::gather::index_select_unchecked;
+use crate::api::join::cat;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// How `pad` fills the new elements.

@@ -1,12 +1,12 @@
 //! Pointwise ops of several operands in torch's formulas: pow's dtype rules, and the composites hypot, lerp,
 //! addcmul, addcdiv.
 
-use super::elementwise::{binary, plus, s, scalar_tensor, sub, t, where_};
-use super::promote::{result_type, Operand};
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, plus, s, scalar_tensor, sub, t, where_};
 use crate::base::dtype::{opmath, DType};
 use crate::base::scalar::Scalar;
 use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::tensor::promote::{result_type, Operand};
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// `x` as a tensor of `dtype` (a scalar is made on the device of `other`, which is then a tensor).

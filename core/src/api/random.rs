@@ -1,14 +1,14 @@
 //! Random ops over the Philox stream that rand and randn draw from (so a seed gives the same bits on every device):
 //! randint, normal, bernoulli, randperm and multinomial, with torch's signatures and checks; and empty.
 
-use super::elementwise::{binary, s, t};
-use super::promote::Operand;
-use super::realize::read_bytes;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, s, t};
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::tensor::promote::Operand;
+use crate::tensor::realize::read_bytes;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// The widest range randint draws exactly: each value is floor(u·range) of one 24-bit uniform u.
@@ -129,7 +129,7 @@ pub fn randperm(n: i64, dtype: DType, device: DeviceId) -> Result<Tensor> {
         return Err(Error::Unsupported("\"randperm\" not implemented for 'Bool'".into()));
     }
     let u = Tensor::rand(&[n as usize], DType::F32, device)?;
-    super::sort::argsort(&u, 0, false)?.to_dtype(dtype)
+    crate::api::sort::argsort(&u, 0, false)?.to_dtype(dtype)
 }
 
 /// `torch.multinomial(probs, num_samples, replacement)`: category indices (int64) drawn with weights `probs` (1-d, or
@@ -169,10 +169,10 @@ pub fn multinomial(probs: &Tensor, num_samples: i64, replacement: bool) -> Resul
             let one = draw(&p, 1)?;
             // The picked category's weight becomes 0 for the next draws.
             let zero = Tensor::zeros(&[rows, 1], DType::F32, p.device())?;
-            p = super::gather::scatter_unchecked(&p, 1, &one, &zero, false)?;
+            p = crate::api::gather::scatter_unchecked(&p, 1, &one, &zero, false)?;
             got.push(one);
         }
-        super::join::cat(&got, 1)?
+        crate::api::join::cat(&got, 1)?
     };
     if probs.ndim() == 1 {
         picks.squeeze(Some(&[0]))
@@ -185,7 +185,7 @@ pub fn multinomial(probs: &Tensor, num_samples: i64, replacement: bool) -> Resul
 /// the first C − 1 categories.
 fn draw(p: &Tensor, k: usize) -> Result<Tensor> {
     let (rows, c) = (p.shape()[0], p.shape()[1]);
-    let cdf = super::scan::cumsum(p, 1, None)?;
+    let cdf = crate::api::scan::cumsum(p, 1, None)?;
     let total = cdf.narrow(1, c as i64 - 1, 1)?;
     let u = Tensor::rand(&[rows, k], DType::F32, p.device())?;
     let target = binary(&t(&u), &t(&total), BinaryOp::Mul)?.unsqueeze(-1)?;
@@ -205,7 +205,7 @@ fn check_weights(p: &Tensor, n: i64, replacement: bool) -> Result<()> {
     let bad = bad.any(None, false)?.to_dtype(DType::I64)?.reshape(&[1])?;
     let positive = binary(&t(p), &zero, BinaryOp::Gt)?.to_dtype(DType::I64)?.sum(Some(&[-1]), false)?;
     let fewest = positive.amin(None, false)?.reshape(&[1])?;
-    let b = read_bytes(&super::join::cat(&[bad, fewest], 0)?)?;
+    let b = read_bytes(&crate::api::join::cat(&[bad, fewest], 0)?)?;
     let words: Vec<i64> =
         b.chunks_exact(8).map(|w| i64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])).collect();
     if words.first() != Some(&0) {

@@ -1,13 +1,13 @@
 //! Reductions: sum, amax and argmax are primitives over the trailing dims of a permuted view; mean and max(dim)
 //! are composites. 16-bit floats accumulate in f32 and are rounded once at the end, as torch does.
 
-use super::elementwise::binary;
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::binary;
 use crate::base::dtype::{opmath, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
 use crate::graph::op::{BinaryOp, Op, ReduceOp};
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// The dtype a reduction node writes: 16-bit floats go through f32 (a packed 16-bit output would need two

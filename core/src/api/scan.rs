@@ -2,14 +2,14 @@
 //! scanned through a transposed view), prod over the Prod reduction, and the exclusive products their gradients
 //! need — written with cumprod itself, so zeros get the right gradient (no division by the input).
 
-use super::elementwise::{binary, mul, t, where_};
-use super::join::cat;
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, mul, t, where_};
+use crate::api::join::cat;
 use crate::base::dtype::{opmath, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
 use crate::graph::op::{BinaryOp, Op, ScanOp};
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::Result;
 
 /// The dtype a scan or product returns: `dtype` if given, else int64 for integers and bool, else the input's.

@@ -1,12 +1,12 @@
 //! Sorting: argsort (the ArgSort primitive along the last dim of a view, so another dim is sorted through a
 //! transposed view, no copy), and sort and topk as argsort plus a gather, whose backward carries their gradients.
 
-use super::gather::gather_unchecked;
-use super::tensor::Tensor;
+use crate::api::gather::gather_unchecked;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
 use crate::graph::op::Op;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// `torch.argsort(x, dim, descending)`: stable, whatever `stable` says (torch's unstable order is unspecified).

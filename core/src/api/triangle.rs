@@ -1,12 +1,12 @@
 //! tril and triu as composites: an index mask built from two aranges (col − row compared with the diagonal) selects
 //! the input or zero.
 
-use super::elementwise::{binary, sub, where_};
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, sub, where_};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 impl Tensor {

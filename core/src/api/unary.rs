@@ -1,12 +1,12 @@
 //! Unary ops: each primitive under its row's dtype rule (float ops promote integers to float32, rounding ops copy
 //! integers) and the composites square, reciprocal, log10, frac, the float classifications and nan_to_num.
 
-use super::elementwise::{binary, sub, where_};
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, sub, where_};
 use crate::base::dtype::{to_float, DType};
 use crate::base::scalar::Scalar;
 use crate::graph::op::{BinaryOp, Op, UnaryOp, UnaryRule};
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 impl Tensor {

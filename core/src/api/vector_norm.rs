@@ -2,12 +2,12 @@
 //! the largest magnitude so that no square overflows or underflows, p = 1, ±inf and 0, and any other order as
 //! (Σ|x|^p)^(1/p), as torch computes it.
 
-use super::elementwise::{binary, mul, t, where_};
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, mul, t, where_};
 use crate::base::dtype::opmath;
 use crate::base::scalar::Scalar;
 use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// The order of a vector norm.

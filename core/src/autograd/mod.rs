@@ -7,11 +7,11 @@ mod rules;
 use std::collections::{HashMap, HashSet};
 
 use crate::api::elementwise::binary;
-use crate::api::grad::set_grad_enabled;
-use crate::api::promote::Operand;
 use crate::api::Tensor;
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
+use crate::tensor::grad::set_grad_enabled;
+use crate::tensor::promote::Operand;
 use crate::util::error::{Error, Result};
 
 /// `backward` of each output with its gradient (`None`: 1 for a one-element output, as torch's implicit grad).

@@ -5,14 +5,14 @@ use std::f64::consts::{FRAC_2_SQRT_PI, LN_2, PI};
 
 use crate::api::elementwise::{binary, div, mul, plus, scale, t, where_};
 use crate::api::gather::{gather_unchecked, scatter_unchecked};
-use crate::api::grad::{GradFn, GradKind};
-use crate::api::promote::Operand;
 use crate::api::scan::{cumprod_grad, cumsum, exclusive_products};
 use crate::api::Tensor;
 use crate::base::dtype::opmath;
 use crate::base::scalar::Scalar;
 use crate::base::view::View;
 use crate::graph::op::{BinaryOp, Op, ReduceOp, ScanOp, UnaryOp};
+use crate::tensor::grad::{GradFn, GradKind};
+use crate::tensor::promote::Operand;
 use crate::util::error::{Error, Result};
 
 fn zeros_like(x: &Tensor) -> Result<Tensor> {

@@ -2,7 +2,7 @@
 //! with its reason. Tests, docs and `vkml.op_table()` read these rows; no test carries a tolerance of its own.
 
 use crate::base::dtype::DType;
-use crate::graph::grads::{
+use crate::graph::grad_contract::{
     GRAD_ERF, GRAD_EXP, GRAD_EXPM1, GRAD_INVERSE, GRAD_LINEAR, GRAD_QUOTIENT, GRAD_SINH_COSH, GRAD_SIN_COS, GRAD_SQRT,
     GRAD_TAN, GRAD_TANH,
 };

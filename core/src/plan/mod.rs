@@ -1,5 +1,7 @@
-//! Layer 5: turns the pending part of a graph into an ordered list of steps. Today a step is one node; this is
-//! where elementwise fusion and whole-step replay will rewrite the list.
+//! Layer 6: execution. `schedule` turns the pending part of a graph into an ordered list of steps (today a step is
+//! one node; this is where elementwise fusion and whole-step replay will rewrite the list), and `run` executes it.
+
+pub mod run;
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -2,15 +2,15 @@
 //! primitives' rules: each kernel tap is a strided window view of the padded input; conv2d stacks the taps
 //! (im2col) and multiplies once by the weight; max_pool2d picks the first maximum of the taps, as torch.
 
-use super::elementwise::{binary, where_};
-use super::index::IndexItem;
-use super::join::stack;
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, where_};
+use crate::api::index::IndexItem;
+use crate::api::join::stack;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::View;
 use crate::graph::op::BinaryOp;
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// Padding of a 2-d window op: explicit (top/left, bottom/right per dim) or torch's "same" and "valid".
@@ -124,7 +124,7 @@ pub fn conv1d(
             weight.shape()
         )));
     }
-    super::nn::declared("conv1d", x)?;
+    crate::tensor::check::declared("conv1d", x)?;
     let batched = if x.ndim() == 2 { x.unsqueeze(0)? } else { x.clone() };
     let padding = match padding {
         Padding::Explicit([_, p]) => Padding::Explicit([0, p]),
@@ -173,7 +173,7 @@ pub fn conv2d(
             weight.shape()
         )));
     }
-    super::nn::declared("conv2d", x)?;
+    crate::tensor::check::declared("conv2d", x)?;
     if let Some(b) = bias {
         if b.shape() != [o] {
             return Err(Error::Runtime(format!("conv2d: bias of shape {:?} for {o} output channels", b.shape())));
@@ -315,7 +315,7 @@ pub fn avg_pool2d(x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [
             "pad should be at most half of effective kernel size, but got pad={padding:?}, kernel_size={kernel:?}"
         )));
     }
-    super::nn::declared("avg_pool2d", x)?;
+    crate::tensor::check::declared("avg_pool2d", x)?;
     // torch averages int64 windows too, dividing the sum by the window's size with C's truncating division.
     let int64 = x.dtype() == DType::I64;
     if !x.dtype().is_float() && !int64 {
@@ -331,7 +331,7 @@ pub fn avg_pool2d(x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [
     let taps = tap_stack(&xp, &win)?;
     if int64 {
         let size = Operand::Scalar(Scalar::Int((kernel[0] * kernel[1]) as i64));
-        return super::division::trunc_divide(&Operand::Tensor(taps.sum(Some(&[4]), false)?), &size);
+        return crate::api::division::trunc_divide(&Operand::Tensor(taps.sum(Some(&[4]), false)?), &size);
     }
     taps.mean(Some(&[4]), false)
 }

@@ -7,10 +7,10 @@
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use crate::api::fused::{eval, Expr};
-use crate::api::grad::no_grad;
-use crate::api::realize::realize;
 use crate::api::Tensor;
 use crate::base::scalar::Scalar;
+use crate::tensor::grad::no_grad;
+use crate::tensor::realize::realize;
 use crate::util::error::{Error, Result};
 
 fn x(k: usize) -> Expr {

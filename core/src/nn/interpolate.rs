@@ -2,11 +2,11 @@
 //! positions and weights computed on the host in f32 exactly as torch's CPU kernel computes them, rows picked by
 //! index_select (so gradients come from gather) and blended in torch's order.
 
-use super::elementwise::{binary, mul, t};
-use super::gather::index_select_unchecked;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, mul, t};
+use crate::api::gather::index_select_unchecked;
 use crate::base::dtype::DType;
 use crate::graph::op::BinaryOp;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// How `interpolate` samples.

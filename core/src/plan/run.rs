@@ -1,5 +1,6 @@
-//! Realization: evaluate the pending graph behind some tensors, one batch (one GPU submission) per device, and read
-//! values back. Also eager mode and the pending-graph threshold.
+//! Layer 6: runs a schedule. Each unrealized node becomes an upload or a kernel, kernels are batched per device
+//! (one submission each), and nodes are marked realized once their batch succeeded. Also eager mode and the
+//! pending-graph threshold that decide when the tensor layer asks for a run.
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
@@ -7,14 +8,12 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use super::tensor::Tensor;
+use super::schedule;
 use crate::backend::{Arg, Kernel};
 use crate::base::buffer::{Buffer, DeviceId};
-use crate::base::view::View;
 use crate::dispatch;
 use crate::graph::node::Node;
 use crate::graph::op::Op;
-use crate::plan;
 use crate::util::error::{Error, Result};
 use crate::util::stats::{bump, Counter};
 
@@ -40,39 +39,25 @@ pub fn set_eager(on: bool) {
     EAGER.store(on, Ordering::Relaxed);
 }
 
-/// Called for every new tensor: realize it now in eager mode or when the pending graph is too large.
-pub(crate) fn after_build(t: &Tensor) -> Result<()> {
+/// Counts a newly built node; true when it should be realized at once (eager mode, or the pending graph is large).
+pub fn note_built() -> bool {
     let pending = PENDING.fetch_add(1, Ordering::Relaxed) + 1;
-    if is_eager() || pending > PENDING_LIMIT {
-        realize(&[t])?;
-    }
-    Ok(())
-}
-
-/// Evaluate everything the tensors depend on and submit the work (one submission per device).
-pub fn realize(tensors: &[&Tensor]) -> Result<()> {
-    realize_nodes(tensors.iter().map(|t| t.node()).collect())?;
-    let mut devices: Vec<DeviceId> = tensors.iter().map(|t| t.device()).collect();
-    devices.dedup();
-    for d in devices {
-        dispatch::backend(d)?.flush();
-    }
-    Ok(())
+    is_eager() || pending > PENDING_LIMIT
 }
 
 /// Realize `roots`, waiting natively (a browser cannot wait: there `realize_async` is awaited instead).
-fn realize_nodes(roots: Vec<Arc<Node>>) -> Result<()> {
+pub fn realize_nodes(roots: Vec<Arc<Node>>) -> Result<()> {
     dispatch::block_on(realize_async(roots))
 }
 
 /// A future that need not be `Send`: realization runs on the thread that asked for it.
-type Local<T> = Pin<Box<dyn Future<Output = Result<T>>>>;
+pub type Local<T> = Pin<Box<dyn Future<Output = Result<T>>>>;
 
 /// Realization itself is async: a transfer between devices reads its source first, and a browser can only await
 /// that. Boxed, because reading a transfer's source realizes it in turn.
 fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
     Box::pin(async move {
-        let order = plan::schedule(&roots);
+        let order = schedule(&roots);
         if order.is_empty() {
             return Ok(());
         }
@@ -137,7 +122,7 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
 }
 
 /// The whole buffer of a node, realizing it first, in NumPy layout.
-fn read_node_async(node: &Arc<Node>) -> Local<Vec<u8>> {
+pub fn read_node_async(node: &Arc<Node>) -> Local<Vec<u8>> {
     let node = node.clone();
     Box::pin(async move {
         realize_async(vec![node.clone()]).await?;
@@ -146,34 +131,6 @@ fn read_node_async(node: &Arc<Node>) -> Local<Vec<u8>> {
         bump(Counter::BytesDownloaded, bytes.len() as u64);
         Ok(bytes)
     })
-}
-
-/// The tensor's elements in row-major order, NumPy layout (waits natively; a browser awaits `read_bytes_async`).
-pub fn read_bytes(t: &Tensor) -> Result<Vec<u8>> {
-    dispatch::block_on(read_bytes_async(t))
-}
-
-/// `read_bytes` for front ends that cannot block (the browser): the graph is realized and submitted now, and the
-/// future resolves when the device has copied the values out.
-pub async fn read_bytes_async(t: &Tensor) -> Result<Vec<u8>> {
-    let node = t.node();
-    let item = t.dtype().itemsize();
-    if t.view == View::contiguous(&node.shape) {
-        return read_node_async(&node).await;
-    }
-    if t.numel() == 0 {
-        // An empty view may carry any offset; there is nothing to read.
-        return Ok(Vec::new());
-    }
-    if t.view.is_contiguous() {
-        let start = t.view.offset * item;
-        let bytes = read_node_async(&node).await?;
-        return bytes
-            .get(start..start + t.numel() * item)
-            .map(<[u8]>::to_vec)
-            .ok_or_else(|| Error::Backend(format!("view {:?} lies outside its buffer", t.view)));
-    }
-    read_node_async(&t.contiguous()?.node()).await
 }
 
 /// Wait for all work on every device (a realization point for nothing pending; GPUs finish their queues).

@@ -1,9 +1,9 @@
 //! torch.result_type: dimensioned tensors outrank zero-dim tensors, which outrank Python scalars; a lower group
 //! only matters when its category (bool < int < float) is higher.
 
-use super::tensor::Tensor;
 use crate::base::dtype::{promote, Category, DType};
 use crate::base::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// An operand of an elementwise op.
 #[derive(Clone, Debug)]

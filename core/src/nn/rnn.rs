@@ -2,13 +2,13 @@
 //! elementwise ops: the input projection of every step at once, then a loop over time per layer and direction.
 //! Gates follow torch's order (LSTM i, f, g, o; GRU r, z, n) so a torch state_dict loads unchanged.
 
-use super::elementwise::{binary, mul, plus, t};
-use super::index::IndexItem;
-use super::join::{cat, stack};
-use super::nn::{dropout, linear, sigmoid};
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, mul, plus, t};
+use crate::api::index::IndexItem;
+use crate::api::join::{cat, stack};
 use crate::base::dtype::opmath;
 use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::nn::functional::{dropout, linear, sigmoid};
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// Which recurrence.

@@ -2,14 +2,14 @@
 //! binary cross-entropy (on probabilities and on logits) and kl_div. (cross_entropy, nll_loss and mse_loss live in
 //! nn.rs beside the softmax family.)
 
-use super::activation::logsigmoid;
-use super::elementwise::{binary, mul, plus, s, scale, sub, t, where_};
-use super::nn::Reduction;
-use super::promote::{result_type, Operand};
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, mul, plus, s, scale, sub, t, where_};
 use crate::base::dtype::{opmath, DType};
 use crate::base::scalar::Scalar;
 use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::nn::activation::logsigmoid;
+use crate::nn::functional::Reduction;
+use crate::tensor::promote::{result_type, Operand};
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// The dtype a loss returns, which varies across torch's losses.

@@ -3,13 +3,14 @@
 //! composite's primitives would give (clamp, hardtanh, hardsigmoid), the value is taken detached outside the smooth
 //! region; a branch `where` discards is fed a harmless input so that 0·inf never reaches the gradient.
 
-use super::elementwise::{binary, plus, s, scale, t, where_};
-use super::nn::{compute_dtype, sigmoid};
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, plus, s, scale, t, where_};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::nn::functional::sigmoid;
+use crate::tensor::check::compute_dtype;
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 fn cmp(x: &Tensor, op: BinaryOp, v: f64) -> Result<Tensor> {
@@ -67,7 +68,7 @@ pub fn clamp(x: &Tensor, lo: Option<&Operand>, hi: Option<&Operand>) -> Result<T
         return Err(Error::Value("torch.clamp: At least one of 'min' or 'max' must not be None".into()));
     }
     let values = clamp_values(&x.detach(), lo, hi, true)?;
-    if !x.requires_grad() || !super::grad::is_grad_enabled() {
+    if !x.requires_grad() || !crate::tensor::grad::is_grad_enabled() {
         return Ok(values);
     }
     let mut inside: Option<Tensor> = None;

@@ -1,15 +1,23 @@
-//! The tensor: a view over a versioned storage. Views share the storage, so an in-place write (which installs a
-//! new version) is seen through every view, as in torch.
+//! Layer 7: the tensor, a view over a versioned storage (views share the storage, so an in-place write, which
+//! installs a new version, is seen through every view, as in torch), with its mechanics: the autograd record
+//! (`grad`), promotion (`promote`), realization (`realize`), host reads (`host`) and shared dtype checks (`check`).
+
+pub mod check;
+pub mod grad;
+pub mod host;
+pub mod promote;
+pub mod realize;
 
 use std::sync::{Arc, Mutex};
 
-use super::grad::{is_grad_enabled, AgCell, GradKind};
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::DType;
 use crate::base::view::View;
 use crate::dispatch;
 use crate::graph::node::{Node, Src};
 use crate::graph::op::Op;
+use crate::plan::run;
+use crate::tensor::grad::{is_grad_enabled, AgCell, GradKind};
 use crate::util::error::{Error, Result};
 
 /// The current version of a tensor's data; in-place ops replace the node.
@@ -64,7 +72,11 @@ impl Tensor {
         if let Some(kind) = kind {
             t = t.record(kind, srcs);
         }
-        super::realize::after_build(&t)?;
+        // Eager mode, or a pending graph past its threshold: run it now.
+        if run::note_built() {
+            run::realize_nodes(vec![t.node()])?;
+            dispatch::backend(device)?.flush();
+        }
         Ok(t)
     }
 

@@ -1,15 +1,15 @@
 //! Network math written once over the primitives, so its gradients come from the primitives' rules: linear,
 //! sigmoid, the softmax family and the losses, with torch's signatures and semantics.
 
-use super::elementwise::{binary, div, mul, s, sub, t, where_};
-use super::promote::Operand;
-use super::realize::read_bytes;
-use super::tensor::Tensor;
-use crate::base::dtype::{opmath, DType};
+use crate::api::elementwise::{binary, div, mul, s, sub, t, where_};
+use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
-use crate::base::view::{wrap_dim, View};
-use crate::graph::node::Node;
-use crate::graph::op::{BinaryOp, Op};
+use crate::base::view::wrap_dim;
+use crate::graph::op::BinaryOp;
+use crate::tensor::check::{compute_dtype, declared, out_dtype};
+use crate::tensor::host::host_i64;
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// How a loss reduces its per-element values.
@@ -28,44 +28,6 @@ impl Reduction {
             "sum" => Ok(Reduction::Sum),
             _ => Err(Error::Value(format!("{name} is not a valid value for reduction"))),
         }
-    }
-}
-
-/// The float dtype the softmax family computes in: 16-bit floats go through f32 and are rounded once, as torch.
-/// Integer and bool inputs are refused (softmax, log_softmax) or promoted to float32 (sigmoid, logsumexp).
-pub(crate) fn compute_dtype(x: &Tensor, op: &str, promote_ints: bool) -> Result<DType> {
-    match x.dtype() {
-        d if d.is_float() => Ok(opmath(d)),
-        _ if promote_ints => Ok(DType::F32),
-        d => Err(Error::Unsupported(format!("\"{op}\" not implemented for '{}'", d.name()))),
-    }
-}
-
-/// The dtype a result of `x`'s values is returned in: x's own if float, else float32.
-fn out_dtype(x: &Tensor) -> DType {
-    if x.dtype().is_float() {
-        x.dtype()
-    } else {
-        DType::F32
-    }
-}
-
-/// A composite's own op-table row may refuse a device and dtype its primitives accept (or name the composite in
-/// the error where a primitive would name itself).
-pub(crate) fn declared(op: &str, x: &Tensor) -> Result<()> {
-    declared_for(op, x.device(), x.dtype())
-}
-
-/// As `declared`, for an op computing in `dtype` on `device`.
-pub(crate) fn declared_for(op: &str, device: crate::base::buffer::DeviceId, dtype: DType) -> Result<()> {
-    let label = crate::dispatch::label(device);
-    let kind = label.split(':').next().unwrap_or_default();
-    match crate::graph::table::unsupported(op, kind, dtype) {
-        Some(reason) => Err(Error::Unsupported(format!(
-            "{op} is not supported for dtype {} on device '{label}' ({reason})",
-            dtype.name()
-        ))),
-        None => Ok(()),
     }
 }
 
@@ -199,43 +161,6 @@ fn check_targets(target: &Tensor, batch: &[usize], classes: usize, ignore_index:
         return Err(Error::Index(format!("Target {bad} is out of bounds.")));
     }
     Ok(())
-}
-
-/// The values of an int64 tensor on the host: read from its host data when it was made from NumPy or a list
-/// (directly, or moved to a device and not yet run), else read back from its device.
-fn host_i64(x: &Tensor) -> Result<Vec<i64>> {
-    match host_view_ints(x) {
-        Some(v) => Ok(v),
-        None => Ok(i64_words(&read_bytes(x)?)),
-    }
-}
-
-/// The values of an integer tensor read from its host data, when it has some (see `host_ints`).
-pub(crate) fn host_view_ints(x: &Tensor) -> Option<Vec<i64>> {
-    host_ints(&x.node()).map(|all| x.view().indices().iter().filter_map(|&i| all.get(i).copied()).collect())
-}
-
-fn i64_words(b: &[u8]) -> Vec<i64> {
-    b.chunks_exact(8).map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])).collect()
-}
-
-/// The values of an integer node that is host data, possibly behind whole-buffer transfers and casts to int64
-/// (targets made from NumPy or JavaScript arrays, then moved to a GPU): read without a device round trip, which a
-/// browser could not wait for.
-fn host_ints(node: &Node) -> Option<Vec<i64>> {
-    match &node.op {
-        Op::Data(h) if h.dtype == DType::I64 => Some(i64_words(&h.bytes)),
-        Op::Data(h) if h.dtype == DType::I32 => {
-            Some(h.bytes.chunks_exact(4).map(|c| i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect())
-        }
-        Op::Transfer | Op::Cast => {
-            let src = node.srcs().into_iter().next()?;
-            // A cast keeps integer values only when it widens to int64 (a float source has no host integers).
-            let exact = matches!(node.op, Op::Transfer) || node.dtype == DType::I64;
-            (exact && src.view == View::contiguous(&src.node.shape)).then(|| host_ints(&src.node)).flatten()
-        }
-        _ => None,
-    }
 }
 
 /// Per-element class weights `w[target]` (0 where the target is ignored) and the picked log-probabilities
@@ -377,7 +302,7 @@ pub fn cross_entropy(
 
 /// `mse_loss(input, target, reduction)`: (input − target)², broadcast as torch does.
 pub fn mse_loss(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Tensor> {
-    let rt = super::promote::result_type(&[&t(input), &t(target)]);
+    let rt = crate::tensor::promote::result_type(&[&t(input), &t(target)]);
     if !rt.is_float() {
         return Err(Error::Unsupported(format!("\"mse_cpu\" not implemented for '{}'", rt.name())));
     }
@@ -415,14 +340,14 @@ pub fn dropout(x: &Tensor, p: f64, training: bool) -> Result<Tensor> {
 pub fn uniform_(x: &Tensor, a: f64, b: f64) -> Result<()> {
     let u = Tensor::rand(x.shape(), DType::F32, x.device())?;
     let v = binary(&binary(&t(&u), &s(b - a), BinaryOp::Mul)?.into(), &s(a), BinaryOp::Add)?;
-    super::grad::no_grad(|| x.assign(&v))
+    crate::tensor::grad::no_grad(|| x.assign(&v))
 }
 
 /// `normal_(mean, std)`: fill in place with mean + std·N(0, 1), no history.
 pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
     let n = Tensor::randn(x.shape(), DType::F32, x.device())?;
     let v = binary(&binary(&t(&n), &s(std), BinaryOp::Mul)?.into(), &s(mean), BinaryOp::Add)?;
-    super::grad::no_grad(|| x.assign(&v))
+    crate::tensor::grad::no_grad(|| x.assign(&v))
 }
 
 /// `one_hot(x, num_classes)`: int64 indices to rows of 0/1 (int64); num_classes = −1 takes max + 1. The values are
@@ -430,7 +355,7 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
 /// directly, else a realization point; a browser reads `gather::bounds` itself, asynchronously, and calls
 /// `one_hot_checked`).
 pub fn one_hot(x: &Tensor, num_classes: i64) -> Result<Tensor> {
-    one_hot_checked(x, num_classes, super::gather::read_bounds(x)?)
+    one_hot_checked(x, num_classes, crate::api::gather::read_bounds(x)?)
 }
 
 /// one_hot given the indices' [min, max] (None when there are none).

@@ -1,4 +1,5 @@
-//! The gradient contracts: for each differentiable op, how close its inputs' gradients must be to torch's float64
+//! The gradient contracts of the op table's rows that are not unary primitives (those carry theirs in their
+//! vkml-ops row): for each differentiable op, how close its inputs' gradients must be to torch's float64
 //! gradients of the same lambda (read by `vkml.op_table()` as each row's `grad`).
 
 use super::op::UnaryOp;
@@ -6,7 +7,7 @@ use super::table::{unary_grad, Tolerance};
 
 /// The contract of an op's gradients, where it has them: the gradients of its inputs (summed into the leaves),
 /// compared with torch's float64 gradients of the same lambda.
-pub fn grad_tolerance(name: &str) -> Option<Tolerance> {
+pub fn grad_contract(name: &str) -> Option<Tolerance> {
     if let Some(op) = UnaryOp::from_name(name) {
         return Some(unary_grad(op));
     }

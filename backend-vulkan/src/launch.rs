@@ -1,10 +1,10 @@
-//! One planned dispatch: which family runs, its uniform, its storage bindings and its workgroup grid.
+//! One launch: which family runs, its uniform, its storage bindings and its workgroup grid (a compute dispatch).
 
 use vkml_core::base::buffer::Buffer;
 
 use crate::meta::Meta;
 
-pub struct Dispatch {
+pub struct Launch {
     pub family: &'static str,
     pub meta: Meta,
     /// Input buffers in binding order (1, 2, 3); the output is binding 9.

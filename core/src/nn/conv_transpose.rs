@@ -2,9 +2,9 @@
 //! by dilation·(k − 1) − padding on each side (negative amounts crop) and output_padding more at the end, and
 //! convolved at stride 1 with the weight flipped and its in/out channels swapped per group.
 
-use super::conv::{conv2d, Padding};
-use super::pad::{pad, PadMode};
-use super::tensor::Tensor;
+use crate::api::pad::{pad, PadMode};
+use crate::nn::conv::{conv2d, Padding};
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// The input with stride − 1 zeros between neighbours along its last two dims.
@@ -44,7 +44,7 @@ pub fn conv_transpose2d(
     if matches!(x.dtype(), crate::base::dtype::DType::I32 | crate::base::dtype::DType::Bool) {
         return Err(Error::Runtime(format!("\"slow_conv_transpose2d\" not implemented for '{}'", x.dtype().name())));
     }
-    super::nn::declared("conv_transpose2d", x)?;
+    crate::tensor::check::declared("conv_transpose2d", x)?;
     if x.ndim() == 3 {
         let y = conv_transpose2d(&x.unsqueeze(0)?, weight, bias, stride, padding, output_padding, groups, dilation)?;
         return y.squeeze(Some(&[0]));

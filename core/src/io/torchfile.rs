@@ -7,10 +7,10 @@
 use std::collections::HashMap;
 use std::io::{Cursor, Read};
 
-use super::tensor::Tensor;
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::DType;
 use crate::base::view::{checked_numel, View};
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// What a checkpoint holds, in Python's terms.

@@ -3,14 +3,14 @@
 //! or separate in_proj, bias_k/bias_v, out_proj; boolean masks there hide what is True), shared by the Python and
 //! JavaScript modules.
 
-use super::elementwise::{binary, scale, t, where_};
-use super::join::cat;
-use super::nn::{dropout, linear, softmax};
-use super::promote::Operand;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, scale, t, where_};
+use crate::api::join::cat;
 use crate::base::dtype::{opmath, DType};
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
+use crate::nn::functional::{dropout, linear, softmax};
+use crate::tensor::promote::Operand;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 fn neg_inf() -> Operand {
@@ -47,7 +47,7 @@ pub fn scaled_dot_product_attention(
     if q.ndim() < 2 || k.ndim() < 2 || v.ndim() < 2 {
         return Err(Error::Runtime("scaled_dot_product_attention: q, k and v need at least 2 dims".into()));
     }
-    super::nn::declared("scaled_dot_product_attention", q)?;
+    crate::tensor::check::declared("scaled_dot_product_attention", q)?;
     // torch refuses a mask with is_causal for 3-d inputs and applies both for 4-d ones (its batched kernel).
     if is_causal && attn_mask.is_some() && q.ndim() < 4 {
         return Err(Error::Runtime(
@@ -151,7 +151,7 @@ pub fn multi_head_attention(
     value: &Tensor,
     call: &MhaCall,
 ) -> Result<(Tensor, Option<Tensor>)> {
-    super::nn::declared("multi_head_attention", query)?;
+    crate::tensor::check::declared("multi_head_attention", query)?;
     let unbatched = query.ndim() == 2;
     let lift = |x: &Tensor| -> Result<Tensor> {
         match (unbatched, m.batch_first) {

@@ -1,11 +1,11 @@
 //! Normalisation layers over primitives (so gradients come from the primitives' rules): batch_norm (training
 //! statistics with running-average updates, or the running statistics in eval), layer_norm and group_norm.
 
-use super::elementwise::{binary, s, sub, t};
-use super::grad::no_grad;
-use super::tensor::Tensor;
+use crate::api::elementwise::{binary, s, sub, t};
 use crate::base::dtype::{opmath, DType};
 use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::tensor::grad::no_grad;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 fn op(a: &Tensor, b: &Tensor, o: BinaryOp) -> Result<Tensor> {

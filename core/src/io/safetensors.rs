@@ -3,10 +3,10 @@
 
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
-use super::realize::read_bytes;
-use super::tensor::Tensor;
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::DType;
+use crate::tensor::realize::read_bytes;
+use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 fn to_st(d: DType) -> Dtype {

@@ -5,10 +5,10 @@
 use std::cell::Cell;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::tensor::{Storage, Tensor};
 use crate::base::view::View;
 use crate::graph::node::Node;
 use crate::graph::op::Op;
+use crate::tensor::{Storage, Tensor};
 use crate::util::error::{Error, Result};
 
 thread_local! {

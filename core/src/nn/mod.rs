@@ -1,0 +1,14 @@
+//! Layer 9: network math written once over the tensor ops, so gradients come from the primitives' rules: the
+//! functional core (linear, softmax family, classification losses, dropout), activations, losses, normalisation,
+//! convolution and pooling, attention, recurrent layers, interpolation, and the optimizers' update rules.
+
+pub mod activation;
+pub mod attention;
+pub mod conv;
+pub mod conv_transpose;
+pub mod functional;
+pub mod interpolate;
+pub mod loss;
+pub mod norm;
+pub mod optim;
+pub mod rnn;
