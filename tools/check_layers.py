@@ -7,7 +7,8 @@ top-level module N only when N's layer is lower than M's; same-layer siblings (i
 other. Every form counts: `use crate::…` trees, fully qualified
 `crate::N::x` paths, `$crate::N` in macros, `super::` chains that climb out of M, names re-exported at the crate root
 (`pub use N::{A, B}`, `pub use N::*`) and `#[macro_export]` macros. The backend crates may name vkml_core's util, base,
-graph and backend only, and never each other. core/ may not name wgpu, naga, pyo3, numpy or the wasm crates.
+graph and backend only, and never each other. core/ may not name wgpu, naga, pyo3, numpy or the wasm crates. No two
+files of vkml-core may import each other, directly or around a circle (a parent naming its child counts too).
 Comments and string literals are ignored.
 
 Usage: tools/check_layers.py [--root DIR] [--self-test]
@@ -362,6 +363,13 @@ class Core:
             folder = folder / seg
         return found
 
+    def deepest_module(self, segs) -> tuple[str, ...]:
+        """The longest prefix of segs that is a module with a file of its own (() for the crate root)."""
+        for k in range(len(segs), 0, -1):
+            if self.module_file(segs[:k]) is not None:
+                return tuple(segs[:k])
+        return ()
+
     def exported(self, segs, seen) -> set[str]:
         """Names a glob import of module segs brings in: its pub items and pub uses, following child globs."""
         path = self.module_file(segs)
@@ -404,6 +412,24 @@ class Core:
         return None, f"cannot resolve {where}::{name} to a module (not a module, root re-export or exported macro)"
 
 
+def circles(edges: dict) -> list[list[tuple[str, ...]]]:
+    """Groups of more than one module that reach each other through imports (a module graph of ~100 files: the
+    quadratic reachability is instant)."""
+
+    def reach(start):
+        seen, todo = set(), [start]
+        while todo:
+            for w in edges.get(todo.pop(), {}):
+                if w not in seen:
+                    seen.add(w)
+                    todo.append(w)
+        return seen
+
+    reach_of = {v: reach(v) for v in edges}
+    groups = {frozenset({v} | {w for w in reach_of[v] if v in reach_of.get(w, ())}) for v in edges}
+    return sorted(sorted(g) for g in groups if len(g) > 1)
+
+
 def module_path(src: Path, path: Path) -> tuple[str, ...]:
     """The module path of a file under core/src: lib.rs is (), graph/mod.rs is (graph,), graph/op.rs (graph, op)."""
     parts = path.relative_to(src).parts
@@ -430,7 +456,7 @@ def _check_forbidden(toks, rel: str, report):
             report(rel, line, f"core names the crate `{name}`; keep {name} out of vkml-core")
 
 
-def _check_core_file(core: Core, path: Path, rel: str, report):
+def _check_core_file(core: Core, path: Path, rel: str, report, edges):
     mod = module_path(core.src, path)
     toks = core.tokens(path)
     if not mod:
@@ -451,6 +477,9 @@ def _check_core_file(core: Core, path: Path, rel: str, report):
             continue
         rest = ref.segs[k:]
         line = rest[0][1] if rest else ref.segs[-1][1]
+        target_module = core.deepest_module(base + tuple(n for n, _ in rest))
+        if target_module and target_module != mod:
+            edges.setdefault(mod, {}).setdefault(target_module, (rel, line))
         if base:
             targets, note = {base[0]}, f" via {'::'.join(names)}" if names[0] in ("super", "self") else ""
         elif not rest or rest[0][0] == "self":
@@ -511,6 +540,8 @@ def check(root: Path) -> tuple[int, list[str]]:
     src = root / "core" / "src"
     core = Core(src)
     files = 0
+    # The file-level import graph of vkml-core (module path -> module path -> where first named), for circles.
+    edges: dict = {}
     for path in sorted((root / "core").rglob("*")):
         rel = path.relative_to(root).as_posix()
         if "target" in path.relative_to(root).parts or not path.is_file():
@@ -519,12 +550,17 @@ def check(root: Path) -> tuple[int, list[str]]:
             files += 1
             _check_forbidden(core.tokens(path), rel, report)
             if src in path.parents and "bin" not in path.relative_to(src).parts[:1]:
-                _check_core_file(core, path, rel, report)
+                _check_core_file(core, path, rel, report, edges)
         elif path.name == "Cargo.toml":
             files += 1
             for name, line in cargo_deps(path.read_text(encoding="utf-8")):
                 if name in FORBIDDEN_IN_CORE:
                     report(rel, line, f"core depends on `{name}`; keep it out of vkml-core")
+    for group in circles(edges):
+        first = group[0]
+        rel, line = next(where for target, where in sorted(edges[first].items()) if target in group)
+        names = " ↔ ".join("::".join(m) for m in group)
+        report(rel, line, f"import circle between {names}: move what they share into one of them or below both")
     for folder, crate in BACKEND_CRATES.items():
         base = root / folder
         manifest = base / "Cargo.toml"
@@ -678,6 +714,7 @@ PLANTED = [
     ("module outside the table", "core/src/error.rs", "//! Errors.\npub enum Error {}\n", "not in the layer table"),
     ("item defined in lib.rs", "core/src/util.rs", "fn r(_r: crate::Rooted) {}\n", "defined in lib.rs"),
     ("macro exported from api", "core/src/graph/mod.rs", "fn k() { crate::make_tensor!() }\n", "graph (layer 2) imp"),
+    ("import circle in a layer", "core/src/base/mod.rs", "use crate::base::dtype::DType as D;\n", "import circle"),
     ("inline mod climbing out", "core/src/backend/mod.rs", "mod t {\n  use super::super::dispatch;\n}\n", "imports d"),
 ]
 # Added to every tree (harmless while unused): an item defined at the root and a macro exported from api.

@@ -7,7 +7,8 @@
 //! - rule: `Same` (the input's dtype), `Integral` (the input's dtype; integers are already integral, so a copy) or
 //!   `Float` (integers and bool compute in float32);
 //! - domain: where ordinary test inputs are drawn (`normal`, `positive`, `unit` for (−1, 1), `above1`, `wide`);
-//! - fwd and grad: `vkml_core::graph::table::Tolerance` expressions (named contracts of `graph::contract`).
+//! - fwd and grad: `vkml_core::graph::contract::Tolerance` expressions, which may name the shared contracts of
+//!   `graph::table` (forward) and `graph::grad_contract` (gradients).
 
 /// Calls `$m! { rows }` with every unary primitive's row (see the module doc for the row's form).
 #[macro_export]

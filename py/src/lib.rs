@@ -362,8 +362,7 @@ fn op_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         let domain = UnaryOp::from_name(r.name).filter(|_| r.primitive).map(UnaryOp::domain);
         d.set_item("domain", domain)?;
         d.set_item("tolerance", tolerance_dict(py, &r.tolerance)?)?;
-        let grad =
-            vkml_core::graph::grad_contract::grad_contract(r.name).map(|g| tolerance_dict(py, &g)).transpose()?;
+        let grad = vkml_core::graph::table::grad_contract(r.name).map(|g| tolerance_dict(py, &g)).transpose()?;
         d.set_item("grad", grad)?;
         let uns = PyList::empty(py);
         for u in r.unsupported {

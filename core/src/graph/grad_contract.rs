@@ -2,15 +2,12 @@
 //! vkml-ops row): for each differentiable op, how close its inputs' gradients must be to torch's float64
 //! gradients of the same lambda (read by `vkml.op_table()` as each row's `grad`).
 
-use super::op::UnaryOp;
-use super::table::{unary_grad, Tolerance};
+use crate::graph::contract::Tolerance;
 
 /// The contract of an op's gradients, where it has them: the gradients of its inputs (summed into the leaves),
-/// compared with torch's float64 gradients of the same lambda.
+/// compared with torch's float64 gradients of the same lambda. A unary primitive's is its row's (`table::grad_contract`
+/// asks the row first).
 pub fn grad_contract(name: &str) -> Option<Tolerance> {
-    if let Some(op) = UnaryOp::from_name(name) {
-        return Some(unary_grad(op));
-    }
     Some(match name {
         "relu"
         | "add"

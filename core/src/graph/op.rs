@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
-use crate::graph::table::DtypeRule;
 
 /// How a unary primitive's output dtype follows from its input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,16 +15,6 @@ pub enum UnaryRule {
     Integral,
     /// Floats keep their dtype; integers and bool compute in float32.
     Float,
-}
-
-impl UnaryRule {
-    /// The op table's dtype rule for this rule.
-    pub const fn dtype_rule(self) -> DtypeRule {
-        match self {
-            UnaryRule::Same | UnaryRule::Integral => DtypeRule::Same,
-            UnaryRule::Float => DtypeRule::Float,
-        }
-    }
 }
 
 /// Expands `vkml_ops::unary_ops!`'s rows into `UnaryOp` and the facts a row states.

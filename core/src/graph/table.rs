@@ -2,6 +2,7 @@
 //! with its reason. Tests, docs and `vkml.op_table()` read these rows; no test carries a tolerance of its own.
 
 use crate::base::dtype::DType;
+pub use crate::graph::contract::{Tolerance, Unsupported};
 use crate::graph::grad_contract::{
     GRAD_ERF, GRAD_EXP, GRAD_EXPM1, GRAD_INVERSE, GRAD_LINEAR, GRAD_QUOTIENT, GRAD_SINH_COSH, GRAD_SIN_COS, GRAD_SQRT,
     GRAD_TAN, GRAD_TANH,
@@ -70,43 +71,6 @@ impl DtypeRule {
             DtypeRule::Target => "target",
         }
     }
-}
-
-/// How close a result must be to the exact one. `gpu_ftz`: a GPU may flush subnormal inputs and outputs to zero
-/// (Vulkan allows it unless denorm preservation is requested, and wgpu does not request it).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Tolerance {
-    /// Bit-identical to the reference (NaN matches NaN, zeros by sign).
-    Exact { gpu_ftz: bool, reason: &'static str },
-    /// Within `ulp + per_abs_x·|x|` units in the last place of the result, or within `abs` absolutely.
-    Ulp { ulp: f64, per_abs_x: f64, abs: f64, gpu_ftz: bool, reason: &'static str },
-    /// Within `abs` absolutely.
-    Absolute { abs: f64, reason: &'static str },
-    /// Within `rel·|exact|`.
-    Relative { rel: f64, reason: &'static str },
-    /// Within γ(n)·Σ|terms| of the exact value plus one rounding of the output, γ(n) = n·u/(1−n·u), u the unit
-    /// roundoff of the accumulator (2⁻²⁴ for f32): the classic bound for any summation order (Higham, ASNA §4.2).
-    Backward { gpu_ftz: bool, reason: &'static str },
-}
-
-impl Tolerance {
-    pub fn kind(self) -> &'static str {
-        match self {
-            Tolerance::Exact { .. } => "exact",
-            Tolerance::Ulp { .. } => "ulp",
-            Tolerance::Absolute { .. } => "absolute",
-            Tolerance::Relative { .. } => "relative",
-            Tolerance::Backward { .. } => "backward",
-        }
-    }
-}
-
-/// A combination an op does not run on, and why.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Unsupported {
-    pub device: &'static str,
-    pub dtype: DType,
-    pub reason: &'static str,
 }
 
 /// One public op.
@@ -239,6 +203,14 @@ macro_rules! rows {
     };
 }
 
+/// The op table's dtype rule for a unary primitive's rule.
+const fn unary_dtype_rule(rule: UnaryRule) -> DtypeRule {
+    match rule {
+        UnaryRule::Same | UnaryRule::Integral => DtypeRule::Same,
+        UnaryRule::Float => DtypeRule::Float,
+    }
+}
+
 /// Expands `vkml_ops::unary_ops!`'s rows into their table rows and gradient contracts.
 macro_rules! unary_rows {
     ($($v:ident $name:ident : $rule:ident, $domain:ident; fwd $tol:expr; grad $grad:expr;)*) => {
@@ -246,13 +218,13 @@ macro_rules! unary_rows {
             name: stringify!($name),
             kind: Kind::Unary,
             primitive: true,
-            dtype_rule: UnaryRule::$rule.dtype_rule(),
+            dtype_rule: unary_dtype_rule(UnaryRule::$rule),
             tolerance: $tol,
             unsupported: NO_F64,
         }),*];
 
         /// The gradient contract of a unary primitive.
-        pub(crate) fn unary_grad(op: UnaryOp) -> Tolerance {
+        fn unary_grad(op: UnaryOp) -> Tolerance {
             match op {
                 $(UnaryOp::$v => $grad),*
             }
@@ -718,4 +690,13 @@ pub fn row(name: &str) -> Option<&'static OpRow> {
 /// The declared reason `op` cannot run on `device` (a device kind such as "vulkan") for `dtype`, if any.
 pub fn unsupported(op: &str, device: &str, dtype: DType) -> Option<&'static str> {
     row(op)?.unsupported.iter().find(|u| u.device == device && u.dtype == dtype).map(|u| u.reason)
+}
+
+/// The gradient contract of a public op, where it has gradients: a unary primitive's from its row, the others'
+/// from `grad_contract`.
+pub fn grad_contract(name: &str) -> Option<Tolerance> {
+    match UnaryOp::from_name(name) {
+        Some(op) => Some(unary_grad(op)),
+        None => crate::graph::grad_contract::grad_contract(name),
+    }
 }

@@ -8,7 +8,8 @@ pub mod host;
 pub mod promote;
 pub mod realize;
 
-use std::sync::{Arc, Mutex};
+use std::cell::Cell;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::DType;
@@ -17,7 +18,6 @@ use crate::dispatch;
 use crate::graph::node::{Node, Src};
 use crate::graph::op::Op;
 use crate::plan::run;
-use crate::tensor::grad::{is_grad_enabled, AgCell, GradKind};
 use crate::util::error::{Error, Result};
 
 /// The current version of a tensor's data; in-place ops replace the node.
@@ -140,5 +140,138 @@ impl Tensor {
 
     pub(crate) fn storage(&self) -> &Arc<Storage> {
         &self.storage
+    }
+}
+
+// The autograd record, as plain data: each tensor has a cell saying whether it requires grad, holding its `.grad`
+// and, for a computed tensor, the `GradFn` that made it (the primitive op or view, its inputs and the versions
+// they had). It lives with the tensor because each holds the other; `grad.rs` records and reads it.
+
+thread_local! {
+    static GRAD_ENABLED: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Whether ops record their history (torch's grad mode; per thread, as in torch).
+pub fn is_grad_enabled() -> bool {
+    GRAD_ENABLED.with(|g| g.get())
+}
+
+/// Set grad mode and return the previous one (`no_grad`, `enable_grad`, `set_grad_enabled`).
+pub fn set_grad_enabled(on: bool) -> bool {
+    GRAD_ENABLED.with(|g| g.replace(on))
+}
+
+/// Run `f` with grad mode off, restoring the previous mode afterwards.
+pub fn no_grad<T>(f: impl FnOnce() -> T) -> T {
+    let prev = set_grad_enabled(false);
+    let out = f();
+    set_grad_enabled(prev);
+    out
+}
+
+/// What produced a tensor.
+#[derive(Clone, Debug)]
+pub enum GradKind {
+    /// A primitive op over the inputs (each read through its own view, as the node saw it).
+    Op(Op),
+    /// A view of the single input: `rel` maps the output's indices into the input's contiguous index space.
+    View(View),
+}
+
+/// One step of recorded history. The output is kept as its node (not its tensor, which owns this record) and as
+/// its storage, so an in-place write to the output after recording is noticed.
+#[derive(Debug)]
+pub struct GradFn {
+    pub kind: GradKind,
+    pub inputs: Vec<Tensor>,
+    versions: Vec<u64>,
+    out_node: Arc<Node>,
+    out_storage: Arc<Storage>,
+    freed: Mutex<bool>,
+}
+
+impl GradFn {
+    /// The value input `i` had when the op was recorded; torch's error when it was since written in place.
+    pub fn saved_input(&self, i: usize) -> Result<Tensor> {
+        let t = &self.inputs[i];
+        if t.storage().node().id != self.versions[i] {
+            return Err(modified(t, self.name()));
+        }
+        Ok(t.detach())
+    }
+
+    /// The output value as recorded; an error when it was since written in place.
+    pub fn saved_output(&self) -> Result<Tensor> {
+        if self.out_storage.node().id != self.out_node.id {
+            let t = Tensor::from_node(self.out_node.clone());
+            return Err(modified(&t, self.name()));
+        }
+        Ok(Tensor::from_node(self.out_node.clone()))
+    }
+
+    /// torch-style name of the backward step, e.g. `MulBackward0`.
+    pub fn name(&self) -> String {
+        let base = match &self.kind {
+            GradKind::Op(op) => op.name(),
+            GradKind::View(_) => "view",
+        };
+        let mut s: String = base.split('_').map(capitalize).collect();
+        s.push_str("Backward0");
+        s
+    }
+
+    /// Mark the saved values as released (after a backward without `retain_graph`); a second pass then fails.
+    pub fn release(&self) {
+        *self.freed.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    }
+
+    pub fn check_not_released(&self) -> Result<()> {
+        if *self.freed.lock().unwrap_or_else(|e| e.into_inner()) {
+            return Err(Error::Runtime(
+                "Trying to backward through the graph a second time (or directly access saved tensors after they \
+                 have already been freed). Saved intermediate values of the graph are freed when you call \
+                 .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the \
+                 graph a second time or if you need to access saved tensors after calling backward."
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn capitalize(w: &str) -> String {
+    let mut c = w.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn modified(t: &Tensor, by: String) -> Error {
+    Error::Runtime(format!(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: \
+         [{} {:?}] is needed by {by}. Hint: the value was written in place after it was used; clone() it before \
+         the in-place write, or do the write under no_grad before using the value.",
+        t.dtype().name(),
+        t.shape()
+    ))
+}
+
+/// A tensor's autograd state. Clones of one `Tensor` share it; every new tensor (including views) gets its own.
+#[derive(Debug, Default)]
+pub struct AgCell {
+    state: Mutex<AgState>,
+}
+
+#[derive(Debug, Default)]
+struct AgState {
+    requires_grad: bool,
+    grad: Option<Tensor>,
+    grad_fn: Option<Arc<GradFn>>,
+}
+
+impl AgCell {
+    fn lock(&self) -> MutexGuard<'_, AgState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
