@@ -27,7 +27,7 @@ fn main(
     let tx = lid.x;
     let ty = lid.y;
     // The 8x4 block as eight explicit vec4 rows: a private array indexed in a loop can end up in memory rather
-    // than registers (it did on the H200, where this pipeline ran slower than the 16x16 one).
+    // than registers (docs/matmul.md).
     var c0 = vec4<f32>();
     var c1 = vec4<f32>();
     var c2 = vec4<f32>();
