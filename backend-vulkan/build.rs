@@ -14,11 +14,23 @@ macro_rules! unary_names {
 /// The unary primitives in op-code order (`UnaryOp::code` is the position).
 const UNARY: &[&str] = vkml_ops::unary_ops!(unary_names);
 
+/// A binary row's name.
+macro_rules! binary_names {
+    ($($(#[$doc:meta])* $v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
+        &[$(stringify!($name)),*]
+    };
+}
+
+/// The binary primitives in op-code order (`BinaryOp::code` is the position).
+const BINARY: &[&str] = vkml_ops::binary_ops!(binary_names);
+
 /// The WGSL constants every family sees: `OP_<NAME>` for each op code.
 fn op_constants() -> String {
     let mut s = String::from("// Op codes, written by backend-vulkan/build.rs from the rows of vkml_ops.\n");
-    for (code, name) in UNARY.iter().enumerate() {
-        s.push_str(&format!("const OP_{}: u32 = {code}u;\n", name.to_uppercase()));
+    for family in [UNARY, BINARY] {
+        for (code, name) in family.iter().enumerate() {
+            s.push_str(&format!("const OP_{}: u32 = {code}u;\n", name.to_uppercase()));
+        }
     }
     s
 }
@@ -28,6 +40,7 @@ fn op_constants() -> String {
 fn check_cases(family: &str, body: &str) -> Result<(), String> {
     let ops = match family {
         "unary" => UNARY,
+        "binary" => BINARY,
         _ => return Ok(()),
     };
     let named = |c: &str| {

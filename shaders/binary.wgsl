@@ -1,4 +1,5 @@
-// Binary elementwise ops (op codes match backend-vulkan/src/binary.rs); both inputs share the compute dtype.
+// Binary elementwise ops, `case OP_<NAME>` for each row of vkml_ops::binary_ops! (build.rs writes the constants and
+// fails the build when a row has no case); both inputs share the compute dtype.
 // @inputs a b
 // @uses special
 // @uses arith
@@ -19,23 +20,23 @@ fn value_f(e: u32) -> f32 {
     let x = bitcast<f32>(xb);
     let y = bitcast<f32>(yb);
     switch info.op {
-        case 0u: { return x + y; }
-        case 1u: { return fmul(xb, yb); }
-        case 2u: { return fdiv(xb, yb); }
-        case 3u: { return fmaximum(xb, yb); }
-        case 10u: { return fminimum(xb, yb); }
+        case OP_ADD: { return x + y; }
+        case OP_MUL: { return fmul(xb, yb); }
+        case OP_DIV: { return fdiv(xb, yb); }
+        case OP_MAXIMUM: { return fmaximum(xb, yb); }
+        case OP_MINIMUM: { return fminimum(xb, yb); }
         // Comparisons on bits (see bkey): exact for NaN and subnormal operands on every GPU.
-        case 4u: { return b2f(beq(xb, yb)); }
-        case 5u: { return b2f(!beq(xb, yb)); }
-        case 6u: { return b2f(blt(xb, yb)); }
-        case 7u: { return b2f(blt(xb, yb) || beq(xb, yb)); }
-        case 8u: { return b2f(blt(yb, xb)); }
-        case 14u: { return fmod_f(xb, yb); }
-        case 15u: { return atan2_f(xb, yb); }
+        case OP_EQ: { return b2f(beq(xb, yb)); }
+        case OP_NE: { return b2f(!beq(xb, yb)); }
+        case OP_LT: { return b2f(blt(xb, yb)); }
+        case OP_LE: { return b2f(blt(xb, yb) || beq(xb, yb)); }
+        case OP_GT: { return b2f(blt(yb, xb)); }
+        case OP_FMOD: { return fmod_f(xb, yb); }
+        case OP_ATAN2: { return atan2_f(xb, yb); }
         // copysign works on the bits: exact, NaN's sign included.
-        case 16u: { return bitcast<f32>((xb & 0x7fffffffu) | (yb & 0x80000000u)); }
-        case 17u: { return pow_f(xb, yb); }
-        default: { return b2f(blt(yb, xb) || beq(xb, yb)); }
+        case OP_COPYSIGN: { return bitcast<f32>((xb & 0x7fffffffu) | (yb & 0x80000000u)); }
+        case OP_POW: { return pow_f(xb, yb); }
+        case OP_GE, default: { return b2f(blt(yb, xb) || beq(xb, yb)); }
     }
 }
 
@@ -101,22 +102,21 @@ fn value_i(e: u32) -> vec2<u32> {
     let y = b_i64(e);
     let c = cmp64(x, y);
     switch info.op {
-        case 0u: { return add64(x, y); }
-        case 1u: { return mul64(x, y); }
-        case 2u: { return divmod64(x, y)[0]; }
-        case 14u: { return divmod64(x, y)[1]; }
-        case 3u: { return select(x, y, c < 0); }
-        case 4u: { return b2i(c == 0); }
-        case 5u: { return b2i(c != 0); }
-        case 6u: { return b2i(c < 0); }
-        case 7u: { return b2i(c <= 0); }
-        case 8u: { return b2i(c > 0); }
-        case 9u: { return b2i(c >= 0); }
-        case 11u: { return x & y; }
-        case 12u: { return x | y; }
-        case 13u: { return x ^ y; }
-        case 17u: { return powi(x, y); }
-        // 10: minimum.
-        default: { return select(x, y, c > 0); }
+        case OP_ADD: { return add64(x, y); }
+        case OP_MUL: { return mul64(x, y); }
+        case OP_DIV: { return divmod64(x, y)[0]; }
+        case OP_FMOD: { return divmod64(x, y)[1]; }
+        case OP_MAXIMUM: { return select(x, y, c < 0); }
+        case OP_EQ: { return b2i(c == 0); }
+        case OP_NE: { return b2i(c != 0); }
+        case OP_LT: { return b2i(c < 0); }
+        case OP_LE: { return b2i(c <= 0); }
+        case OP_GT: { return b2i(c > 0); }
+        case OP_GE: { return b2i(c >= 0); }
+        case OP_BITWISE_AND: { return x & y; }
+        case OP_BITWISE_OR: { return x | y; }
+        case OP_BITWISE_XOR: { return x ^ y; }
+        case OP_POW: { return powi(x, y); }
+        case OP_MINIMUM, default: { return select(x, y, c > 0); }
     }
 }

@@ -57,7 +57,7 @@ fn value_f(e: u32) -> f32 {
     return bitcast<f32>(st[0]);
 }
 
-// The binary steps: 4 add, 5 mul, 6 div, 7 maximum (binary.wgsl's cases 0, 1, 2, 3).
+// The binary steps: 4 add, 5 mul, 6 div, 7 maximum (binary.wgsl's OP_ADD, OP_MUL, OP_DIV and OP_MAXIMUM).
 fn step2(code: u32, xb: u32, yb: u32) -> f32 {
     switch code {
         case 4u: { return bitcast<f32>(xb) + bitcast<f32>(yb); }

@@ -4,4 +4,5 @@
 //! The crate has no dependencies and defines no types: a row's contract expressions are tokens, resolved where
 //! the engine expands them (`vkml_core::graph`), and ignored by callers that need only names.
 
+mod binary;
 mod unary;

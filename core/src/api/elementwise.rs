@@ -5,7 +5,7 @@ use crate::base::buffer::DeviceId;
 use crate::base::dtype::{to_float, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::broadcast_shapes;
-use crate::graph::op::{BinaryOp, Op};
+use crate::graph::op::{BinaryOp, BinaryRule, Op};
 use crate::tensor::promote::{result_type, Operand};
 use crate::tensor::{device_mismatch, Tensor};
 use crate::util::error::{Error, Result};
@@ -142,28 +142,15 @@ impl Tensor {
 /// A primitive binary op on tensors or scalars, with torch's promotion and broadcasting.
 pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
     let promoted = result_type(&[a, b]);
-    let (compute, out) = match op {
-        BinaryOp::Div | BinaryOp::Atan2 | BinaryOp::CopySign => (to_float(promoted), to_float(promoted)),
-        BinaryOp::Fmod => {
-            if promoted == DType::Bool {
-                return Err(Error::Unsupported("\"fmod_cpu\" not implemented for 'Bool'".into()));
-            }
-            (promoted, promoted)
-        }
-        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Maximum | BinaryOp::Minimum | BinaryOp::Pow => (promoted, promoted),
-        BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => {
-            if promoted.is_float() {
-                return Err(Error::Unsupported(format!(
-                    "\"{}_cpu\" not implemented for '{}'",
-                    Op::Binary(op).name(),
-                    promoted.name()
-                )));
-            }
-            (promoted, promoted)
-        }
-        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
-            (promoted, DType::Bool)
-        }
+    let refuse = || Error::Unsupported(format!("\"{}_cpu\" not implemented for '{}'", op.name(), promoted.name()));
+    let (compute, out) = match op.rule() {
+        BinaryRule::Promote => (promoted, promoted),
+        BinaryRule::NoBool if promoted == DType::Bool => return Err(refuse()),
+        BinaryRule::NoBool => (promoted, promoted),
+        BinaryRule::Float => (to_float(promoted), to_float(promoted)),
+        BinaryRule::Bits if promoted.is_float() => return Err(refuse()),
+        BinaryRule::Bits => (promoted, promoted),
+        BinaryRule::Compare => (promoted, DType::Bool),
     };
     let scaled = matches!(op, BinaryOp::Mul | BinaryOp::Div);
     let has_scalar = matches!(a, Operand::Scalar(_)) || matches!(b, Operand::Scalar(_));

@@ -10,12 +10,8 @@ use crate::graph::contract::Tolerance;
 pub fn grad_contract(name: &str) -> Option<Tolerance> {
     Some(match name {
         "relu"
-        | "add"
         | "sub"
-        | "mul"
         | "square"
-        | "maximum"
-        | "minimum"
         | "where"
         | "sum"
         | "mean"
@@ -149,24 +145,9 @@ pub fn grad_contract(name: &str) -> Option<Tolerance> {
                      own arguments a, which grow to 9.5·|x| for gelu_tanh) and the forward factor; the sum is bounded \
                      at the size of Σ|terms|",
         },
-        "fmod" | "remainder" | "copysign" | "lerp" | "addcmul" => GRAD_LINEAR,
-        "atan2" | "hypot" | "addcdiv" => Tolerance::Ulp {
-            ulp: 12.0,
-            per_abs_x: 0.0,
-            abs: 0.0,
-            gpu_ftz: true,
-            reason: "g·(b, −a)/(a² + b²), the chain through m·√(1 + r²), or −g·v·t1/t2²: a few roundings and 2.5 ulp \
-                     divisions, bounded at the size of Σ|terms|",
-        },
-        "pow" => Tolerance::Ulp {
-            ulp: 16.0,
-            per_abs_x: 0.0,
-            abs: 3.814697265625e-6,
-            gpu_ftz: true,
-            reason: "g·b·a^(b − 1) through pow's 2 ulp and two roundings; g·a^b·ln a through log's 3 ulp, or 2⁻²¹ \
-                     absolute on [0.5, 2] (Vulkan), which |g·a^b| ≤ 8 in the tests scales to 2⁻¹⁸",
-        },
-        "reciprocal" | "div" => GRAD_QUOTIENT,
+        "remainder" | "lerp" | "addcmul" => GRAD_LINEAR,
+        "hypot" | "addcdiv" => GRAD_ATAN2,
+        "reciprocal" => GRAD_QUOTIENT,
         "sigmoid" => Tolerance::Ulp {
             ulp: 24.0,
             per_abs_x: 4.0,
@@ -293,4 +274,24 @@ pub(crate) const GRAD_SQRT: Tolerance = Tolerance::Ulp {
     abs: 0.0,
     gpu_ftz: true,
     reason: "g / (2·√x) or −g·y³/2: the forward's 5 (2) ULP, three times for y³, plus roundings and division",
+};
+
+/// The gradient contract of atan2, hypot and addcdiv.
+pub(crate) const GRAD_ATAN2: Tolerance = Tolerance::Ulp {
+    ulp: 12.0,
+    per_abs_x: 0.0,
+    abs: 0.0,
+    gpu_ftz: true,
+    reason: "g·(b, −a)/(a² + b²), the chain through m·√(1 + r²), or −g·v·t1/t2²: a few roundings and 2.5 ulp \
+                 divisions, bounded at the size of Σ|terms|",
+};
+
+/// The gradient contract of pow.
+pub(crate) const GRAD_POW: Tolerance = Tolerance::Ulp {
+    ulp: 16.0,
+    per_abs_x: 0.0,
+    abs: 3.814697265625e-6,
+    gpu_ftz: true,
+    reason: "g·b·a^(b − 1) through pow's 2 ulp and two roundings; g·a^b·ln a through log's 3 ulp, or 2⁻²¹ \
+                 absolute on [0.5, 2] (Vulkan), which |g·a^b| ≤ 8 in the tests scales to 2⁻¹⁸",
 };

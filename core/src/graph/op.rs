@@ -68,30 +68,64 @@ impl UnaryOp {
     }
 }
 
-/// Elementwise ops of two inputs (broadcast by views before they reach a backend).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    Add,
-    Mul,
-    Div,
-    Maximum,
-    Minimum,
-    BitAnd,
-    BitOr,
-    BitXor,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    /// C's fmod: the remainder with the dividend's sign, exact.
-    Fmod,
-    Atan2,
-    CopySign,
-    /// pow(a, b): C's powf for floats (IEEE's special values), torch's powi for integers (wrapping; a negative
-    /// exponent gives 0 unless the base is ±1).
-    Pow,
+/// How a binary primitive's compute and output dtypes follow from its operands' promoted dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryRule {
+    /// torch.result_type of the operands, in and out.
+    Promote,
+    /// As `Promote`, but bool operands are refused (torch's fmod).
+    NoBool,
+    /// The promoted dtype, float32 for integers and bool.
+    Float,
+    /// Integers and bool only.
+    Bits,
+    /// Compared in the promoted dtype; bool out.
+    Compare,
+}
+
+/// Expands `vkml_ops::binary_ops!`'s rows into `BinaryOp` and the facts a row states.
+macro_rules! binary_enum {
+    ($($(#[$doc:meta])* $v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
+        /// Elementwise ops of two inputs, broadcast by views before they reach a backend (one row each in
+        /// `vkml_ops::binary_ops!`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum BinaryOp {
+            $($(#[$doc])* $v),*
+        }
+
+        impl BinaryOp {
+            /// Every binary op, in op-code order.
+            pub const ALL: [BinaryOp; [$(stringify!($v)),*].len()] = [$(BinaryOp::$v),*];
+
+            /// The op-table name (torch's).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(BinaryOp::$v => stringify!($name)),*
+                }
+            }
+
+            /// How the compute and output dtypes follow from the operands'.
+            pub const fn rule(self) -> BinaryRule {
+                match self {
+                    $(BinaryOp::$v => BinaryRule::$rule),*
+                }
+            }
+        }
+    };
+}
+
+vkml_ops::binary_ops!(binary_enum);
+
+impl BinaryOp {
+    /// The op code kernels switch on: the row's position (the WGSL constants `OP_<NAME>` carry the same numbers).
+    pub const fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The binary op with this op-table name.
+    pub fn from_name(name: &str) -> Option<BinaryOp> {
+        BinaryOp::ALL.into_iter().find(|b| b.name() == name)
+    }
 }
 
 /// Reductions over the trailing `axes` dims of the (permuted) input view.
@@ -208,26 +242,7 @@ impl Op {
             Op::Rand { .. } => "rand",
             Op::Randn { .. } => "randn",
             Op::Unary(u) => u.name(),
-            Op::Binary(b) => match b {
-                BinaryOp::Add => "add",
-                BinaryOp::Mul => "mul",
-                BinaryOp::Div => "div",
-                BinaryOp::Maximum => "maximum",
-                BinaryOp::Minimum => "minimum",
-                BinaryOp::BitAnd => "bitwise_and",
-                BinaryOp::BitOr => "bitwise_or",
-                BinaryOp::BitXor => "bitwise_xor",
-                BinaryOp::Eq => "eq",
-                BinaryOp::Ne => "ne",
-                BinaryOp::Lt => "lt",
-                BinaryOp::Le => "le",
-                BinaryOp::Gt => "gt",
-                BinaryOp::Ge => "ge",
-                BinaryOp::Fmod => "fmod",
-                BinaryOp::Atan2 => "atan2",
-                BinaryOp::CopySign => "copysign",
-                BinaryOp::Pow => "pow",
-            },
+            Op::Binary(b) => b.name(),
             Op::Where => "where",
             Op::Fused(_) => "fused",
             Op::Cast => "to",

@@ -4,10 +4,10 @@
 use crate::base::dtype::DType;
 pub use crate::graph::contract::{Tolerance, Unsupported};
 use crate::graph::grad_contract::{
-    GRAD_ERF, GRAD_EXP, GRAD_EXPM1, GRAD_INVERSE, GRAD_LINEAR, GRAD_QUOTIENT, GRAD_SINH_COSH, GRAD_SIN_COS, GRAD_SQRT,
-    GRAD_TAN, GRAD_TANH,
+    GRAD_ATAN2, GRAD_ERF, GRAD_EXP, GRAD_EXPM1, GRAD_INVERSE, GRAD_LINEAR, GRAD_POW, GRAD_QUOTIENT, GRAD_SINH_COSH,
+    GRAD_SIN_COS, GRAD_SQRT, GRAD_TAN, GRAD_TANH,
 };
-use crate::graph::op::{UnaryOp, UnaryRule};
+use crate::graph::op::{BinaryOp, BinaryRule, UnaryOp, UnaryRule};
 
 /// What family an op belongs to (its shape rule follows from the kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,11 +234,44 @@ macro_rules! unary_rows {
 
 vkml_ops::unary_ops!(unary_rows);
 
-/// Every public op, in documentation order: creation, the unary primitives, then the rest.
-pub const OPS: &[OpRow] = &concat::<{ CREATION.len() + UNARY.len() + REST.len() }>([CREATION, UNARY, REST]);
+/// The op table's dtype rule for a binary primitive's rule.
+const fn binary_dtype_rule(rule: BinaryRule) -> DtypeRule {
+    match rule {
+        BinaryRule::Promote | BinaryRule::NoBool | BinaryRule::Bits => DtypeRule::Promote,
+        BinaryRule::Float => DtypeRule::Float,
+        BinaryRule::Compare => DtypeRule::ToBool,
+    }
+}
+
+/// Expands `vkml_ops::binary_ops!`'s rows into their table rows and gradient contracts.
+macro_rules! binary_rows {
+    ($($(#[$doc:meta])* $v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
+        const BINARY: &[OpRow] = &[$(OpRow {
+            name: stringify!($name),
+            kind: Kind::Binary,
+            primitive: true,
+            dtype_rule: binary_dtype_rule(BinaryRule::$rule),
+            tolerance: $tol,
+            unsupported: $uns,
+        }),*];
+
+        /// The gradient contract of a binary primitive (None where its output is not differentiable).
+        fn binary_grad(op: BinaryOp) -> Option<Tolerance> {
+            match op {
+                $(BinaryOp::$v => $grad),*
+            }
+        }
+    };
+}
+
+vkml_ops::binary_ops!(binary_rows);
+
+/// Every public op, in documentation order: creation, the unary primitives, the binary primitives, then the rest.
+pub const OPS: &[OpRow] =
+    &concat::<{ CREATION.len() + UNARY.len() + BINARY.len() + REST.len() }>([CREATION, UNARY, BINARY, REST]);
 
 /// The rows of `parts` in one array (N is their total length).
-const fn concat<const N: usize>(parts: [&[OpRow]; 3]) -> [OpRow; N] {
+const fn concat<const N: usize>(parts: [&[OpRow]; 4]) -> [OpRow; N] {
     let mut out = [CREATION[0]; N];
     let (mut p, mut k) = (0, 0);
     while p < parts.len() {
@@ -390,35 +423,12 @@ rows! { REST:
         ulp: 2.5, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
         reason: "1 / x is a division: Vulkan's 2.5 ULP",
     }, NO_F64;
-    "add"       : Binary    : true  : Promote   : EXACT_ARITH, NO_F64;
     "sub"       : Binary    : false : Promote   : EXACT_ARITH, NO_F64;
-    "mul"       : Binary    : true  : Promote   : EXACT_ARITH, NO_F64;
-    "div"       : Binary    : true  : Float     : Tolerance::Ulp {
-        ulp: 2.5, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "Vulkan spec: x/y within 2.5 ULP for |y| in [2⁻¹²⁶, 2¹²⁶]",
-    }, NO_F64;
-    "maximum"   : Binary    : true  : Promote   : EXACT_CMP, NO_F64;
-    "minimum"   : Binary    : true  : Promote   : EXACT_CMP, NO_F64;
-    "bitwise_and": Binary   : true  : Promote   : EXACT_BITS, NO_F64;
-    "bitwise_or": Binary    : true  : Promote   : EXACT_BITS, NO_F64;
-    "bitwise_xor": Binary   : true  : Promote   : EXACT_BITS, NO_F64;
     "bitwise_not": Unary    : false : Same      : EXACT_BITS, NO_F64;
     "logical_and": Binary   : false : ToBool    : EXACT_BITS, NO_F64;
     "logical_or": Binary    : false : ToBool    : EXACT_BITS, NO_F64;
     "logical_xor": Binary   : false : ToBool    : EXACT_BITS, NO_F64;
     "logical_not": Unary    : false : ToBool    : EXACT_BITS, NO_F64;
-    "eq"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
-    "ne"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
-    "lt"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
-    "le"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
-    "gt"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
-    "ge"        : Binary    : true  : ToBool    : EXACT_CMP, NO_F64;
-    "fmod"      : Binary    : true  : Promote   : Tolerance::Exact {
-        gpu_ftz: true,
-        reason: "the remainder of a float division is representable: long division on the significands' bits, exact \
-                 (subnormals included where the GPU keeps them; a flushing GPU sees them as zeros, consistently); \
-                 integers: the truncated remainder, exact",
-    }, NO_INT_DIVISION;
     "remainder" : Binary    : false : Promote   : Tolerance::Exact {
         gpu_ftz: true,
         reason: "fmod, plus the divisor where the signs differ: one correctly rounded addition, as torch computes it \
@@ -436,21 +446,6 @@ rows! { REST:
                  correctly rounded (the CPU, lavapipe); Vulkan allows a GPU's division 2.5 ulp, so a quotient within \
                  that of an integer may truncate to the other side of it there; integers: the truncated quotient, exact",
     }, NO_INT_DIVISION;
-    "atan2"     : Binary    : true  : Float     : Tolerance::Ulp {
-        ulp: 6.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "atan of min/max (a 2.5 ulp division, passed on at most 1:1), Cephes' polynomial within 2 ulp, and \
-                 the reflections π/2 − r and π − r with their constants' half ulp",
-    }, NO_F64;
-    "pow"       : Binary    : true  : Promote   : Tolerance::Ulp {
-        ulp: 2.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-        reason: "no builtin (Vulkan's pow is exp2(y·log2 x), hundreds of ulp off for large results): log2 x and \
-                 y·log2 x carried in two f32 parts (about 2⁻⁴⁴ relative), one rounding into Cephes' 2^f polynomial \
-                 (within 1 ulp) and an exact scaling; integers exact (wrapping, as torch)",
-    }, NO_BOOL_POW;
-    "copysign"  : Binary    : true  : Float     : Tolerance::Exact {
-        gpu_ftz: false,
-        reason: "|a| with b's sign bit: a bit operation",
-    }, NO_F64;
     "hypot"     : Binary    : false : Float     : Tolerance::Ulp {
         ulp: 8.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
         reason: "m·√(1 + (n/m)²): the quotient's 2.5 ulp reaches 1 + r² at most 3.25u, sqrt halves it and adds its \
@@ -692,11 +687,14 @@ pub fn unsupported(op: &str, device: &str, dtype: DType) -> Option<&'static str>
     row(op)?.unsupported.iter().find(|u| u.device == device && u.dtype == dtype).map(|u| u.reason)
 }
 
-/// The gradient contract of a public op, where it has gradients: a unary primitive's from its row, the others'
-/// from `grad_contract`.
+/// The gradient contract of a public op, where it has gradients: a unary or binary primitive's from its row, the
+/// others' from `grad_contract`.
 pub fn grad_contract(name: &str) -> Option<Tolerance> {
-    match UnaryOp::from_name(name) {
-        Some(op) => Some(unary_grad(op)),
+    if let Some(op) = UnaryOp::from_name(name) {
+        return Some(unary_grad(op));
+    }
+    match BinaryOp::from_name(name) {
+        Some(op) => binary_grad(op),
         None => crate::graph::grad_contract::grad_contract(name),
     }
 }
