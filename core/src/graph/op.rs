@@ -17,33 +17,57 @@ pub enum UnaryRule {
     Float,
 }
 
-/// Expands `vkml_ops::unary_ops!`'s rows into `UnaryOp` and the facts a row states.
-macro_rules! unary_enum {
-    ($($v:ident $name:ident : $rule:ident, $domain:ident; fwd $tol:expr; grad $grad:expr;)*) => {
-        /// Elementwise ops of one input (one row each in `vkml_ops::unary_ops!`).
+/// One op family's enum from its rows' variants, names and rules: the enum, `ALL` in op-code order, `name` (the
+/// op-table name, torch's), `rule`, `code` (the row's position, which the WGSL constants `OP_<NAME>` carry too) and
+/// `from_name`.
+macro_rules! op_family {
+    ($(#[$family_doc:meta])* $family:ident, $rule_type:ident: $($(#[$doc:meta])* $v:ident $name:ident $rule:ident),*) => {
+        $(#[$family_doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum UnaryOp {
-            $($v),*
+        pub enum $family {
+            $($(#[$doc])* $v),*
         }
 
-        impl UnaryOp {
-            /// Every unary op, in op-code order.
-            pub const ALL: [UnaryOp; [$(stringify!($v)),*].len()] = [$(UnaryOp::$v),*];
+        impl $family {
+            /// Every op of the family, in op-code order.
+            pub const ALL: [$family; [$(stringify!($v)),*].len()] = [$($family::$v),*];
 
             /// The op-table name (torch's).
             pub const fn name(self) -> &'static str {
                 match self {
-                    $(UnaryOp::$v => stringify!($name)),*
+                    $($family::$v => stringify!($name)),*
                 }
             }
 
-            /// How the output dtype follows from the input's.
-            pub const fn rule(self) -> UnaryRule {
+            /// How the output dtype follows from the inputs'.
+            pub const fn rule(self) -> $rule_type {
                 match self {
-                    $(UnaryOp::$v => UnaryRule::$rule),*
+                    $($family::$v => $rule_type::$rule),*
                 }
             }
 
+            /// The op code kernels switch on.
+            pub const fn code(self) -> u32 {
+                self as u32
+            }
+
+            /// The op with this op-table name.
+            pub fn from_name(name: &str) -> Option<$family> {
+                $family::ALL.into_iter().find(|op| op.name() == name)
+            }
+        }
+    };
+}
+
+/// Expands `vkml_ops::unary_ops!`'s rows into `UnaryOp` and the facts a row states.
+macro_rules! unary_enum {
+    ($($v:ident $name:ident : $rule:ident, $domain:ident; fwd $tol:expr; grad $grad:expr;)*) => {
+        op_family! {
+            /// Elementwise ops of one input (one row each in `vkml_ops::unary_ops!`).
+            UnaryOp, UnaryRule: $($v $name $rule),*
+        }
+
+        impl UnaryOp {
             /// Where ordinary test inputs are drawn: normal, positive, unit, above1 or wide.
             pub const fn domain(self) -> &'static str {
                 match self {
@@ -55,18 +79,6 @@ macro_rules! unary_enum {
 }
 
 vkml_ops::unary_ops!(unary_enum);
-
-impl UnaryOp {
-    /// The op code kernels switch on: the row's position (the WGSL constants `OP_<NAME>` carry the same numbers).
-    pub const fn code(self) -> u32 {
-        self as u32
-    }
-
-    /// The unary op with this op-table name.
-    pub fn from_name(name: &str) -> Option<UnaryOp> {
-        UnaryOp::ALL.into_iter().find(|u| u.name() == name)
-    }
-}
 
 /// How a binary primitive's compute and output dtypes follow from its operands' promoted dtype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,50 +95,18 @@ pub enum BinaryRule {
     Compare,
 }
 
-/// Expands `vkml_ops::binary_ops!`'s rows into `BinaryOp` and the facts a row states.
+/// Expands `vkml_ops::binary_ops!`'s rows into `BinaryOp`.
 macro_rules! binary_enum {
     ($($(#[$doc:meta])* $v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
-        /// Elementwise ops of two inputs, broadcast by views before they reach a backend (one row each in
-        /// `vkml_ops::binary_ops!`).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum BinaryOp {
-            $($(#[$doc])* $v),*
-        }
-
-        impl BinaryOp {
-            /// Every binary op, in op-code order.
-            pub const ALL: [BinaryOp; [$(stringify!($v)),*].len()] = [$(BinaryOp::$v),*];
-
-            /// The op-table name (torch's).
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $(BinaryOp::$v => stringify!($name)),*
-                }
-            }
-
-            /// How the compute and output dtypes follow from the operands'.
-            pub const fn rule(self) -> BinaryRule {
-                match self {
-                    $(BinaryOp::$v => BinaryRule::$rule),*
-                }
-            }
+        op_family! {
+            /// Elementwise ops of two inputs, broadcast by views before they reach a backend (one row each in
+            /// `vkml_ops::binary_ops!`).
+            BinaryOp, BinaryRule: $($(#[$doc])* $v $name $rule),*
         }
     };
 }
 
 vkml_ops::binary_ops!(binary_enum);
-
-impl BinaryOp {
-    /// The op code kernels switch on: the row's position (the WGSL constants `OP_<NAME>` carry the same numbers).
-    pub const fn code(self) -> u32 {
-        self as u32
-    }
-
-    /// The binary op with this op-table name.
-    pub fn from_name(name: &str) -> Option<BinaryOp> {
-        BinaryOp::ALL.into_iter().find(|b| b.name() == name)
-    }
-}
 
 /// Reductions over the trailing `axes` dims of the (permuted) input view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

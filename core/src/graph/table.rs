@@ -211,23 +211,34 @@ const fn unary_dtype_rule(rule: UnaryRule) -> DtypeRule {
     }
 }
 
+/// One op family's table rows (`$rows`) and gradient-contract lookup (`$grads`) from its rows.
+macro_rules! family_rows {
+    ($rows:ident, $grads:ident, $family:ident, $kind:ident, $rule_type:ident, $dtype_rule:ident:
+     $($v:ident $name:ident $rule:ident, $tol:expr, $uns:expr, $grad:expr;)*) => {
+        const $rows: &[OpRow] = &[$(OpRow {
+            name: stringify!($name),
+            kind: Kind::$kind,
+            primitive: true,
+            dtype_rule: $dtype_rule($rule_type::$rule),
+            tolerance: $tol,
+            unsupported: $uns,
+        }),*];
+
+        /// The gradient contract of a primitive of the family (None where its output is not differentiable).
+        fn $grads(op: $family) -> Option<Tolerance> {
+            match op {
+                $($family::$v => $grad),*
+            }
+        }
+    };
+}
+
 /// Expands `vkml_ops::unary_ops!`'s rows into their table rows and gradient contracts.
 macro_rules! unary_rows {
     ($($v:ident $name:ident : $rule:ident, $domain:ident; fwd $tol:expr; grad $grad:expr;)*) => {
-        const UNARY: &[OpRow] = &[$(OpRow {
-            name: stringify!($name),
-            kind: Kind::Unary,
-            primitive: true,
-            dtype_rule: unary_dtype_rule(UnaryRule::$rule),
-            tolerance: $tol,
-            unsupported: NO_F64,
-        }),*];
-
-        /// The gradient contract of a unary primitive.
-        fn unary_grad(op: UnaryOp) -> Tolerance {
-            match op {
-                $(UnaryOp::$v => $grad),*
-            }
+        family_rows! {
+            UNARY, unary_grad, UnaryOp, Unary, UnaryRule, unary_dtype_rule:
+            $($v $name $rule, $tol, NO_F64, Some($grad);)*
         }
     };
 }
@@ -246,20 +257,9 @@ const fn binary_dtype_rule(rule: BinaryRule) -> DtypeRule {
 /// Expands `vkml_ops::binary_ops!`'s rows into their table rows and gradient contracts.
 macro_rules! binary_rows {
     ($($(#[$doc:meta])* $v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
-        const BINARY: &[OpRow] = &[$(OpRow {
-            name: stringify!($name),
-            kind: Kind::Binary,
-            primitive: true,
-            dtype_rule: binary_dtype_rule(BinaryRule::$rule),
-            tolerance: $tol,
-            unsupported: $uns,
-        }),*];
-
-        /// The gradient contract of a binary primitive (None where its output is not differentiable).
-        fn binary_grad(op: BinaryOp) -> Option<Tolerance> {
-            match op {
-                $(BinaryOp::$v => $grad),*
-            }
+        family_rows! {
+            BINARY, binary_grad, BinaryOp, Binary, BinaryRule, binary_dtype_rule:
+            $($v $name $rule, $tol, $uns, $grad;)*
         }
     };
 }
@@ -691,7 +691,7 @@ pub fn unsupported(op: &str, device: &str, dtype: DType) -> Option<&'static str>
 /// others' from `grad_contract`.
 pub fn grad_contract(name: &str) -> Option<Tolerance> {
     if let Some(op) = UnaryOp::from_name(name) {
-        return Some(unary_grad(op));
+        return unary_grad(op);
     }
     match BinaryOp::from_name(name) {
         Some(op) => binary_grad(op),
