@@ -24,10 +24,21 @@ macro_rules! binary_names {
 /// The binary primitives in op-code order (`BinaryOp::code` is the position).
 const BINARY: &[&str] = vkml_ops::binary_ops!(binary_names);
 
+/// A reduction's or scan's name.
+macro_rules! reduce_names {
+    ($($v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
+        &[$(stringify!($name)),*]
+    };
+}
+
+/// The reductions and the scans in op-code order.
+const REDUCE: &[&str] = vkml_ops::reduce_ops!(reduce_names);
+const SCAN: &[&str] = vkml_ops::scan_ops!(reduce_names);
+
 /// The WGSL constants every family sees: `OP_<NAME>` for each op code.
 fn op_constants() -> String {
     let mut s = String::from("// Op codes, written by backend-vulkan/build.rs from the rows of vkml_ops.\n");
-    for family in [UNARY, BINARY] {
+    for family in [UNARY, BINARY, REDUCE, SCAN] {
         for (code, name) in family.iter().enumerate() {
             s.push_str(&format!("const OP_{}: u32 = {code}u;\n", name.to_uppercase()));
         }
@@ -35,24 +46,29 @@ fn op_constants() -> String {
     s
 }
 
-/// Every op of a family that switches on op codes must have a `case` naming its constant: WGSL's `switch` needs a
-/// `default`, so the compiler cannot see a missing op, and this check does.
+/// Every op of a family must be named by its constant in the family's code: in a `case` where the family switches
+/// on op codes (WGSL's `switch` needs a `default`, so the compiler cannot see a missing op), anywhere outside
+/// comments where it branches with comparisons (reduce, scan). A new row without its WGSL fails the build here.
 fn check_cases(family: &str, body: &str) -> Result<(), String> {
-    let ops = match family {
-        "unary" => UNARY,
-        "binary" => BINARY,
+    let (ops, in_case) = match family {
+        "unary" => (UNARY, true),
+        "binary" => (BINARY, true),
+        "reduce" => (REDUCE, false),
+        "scan" => (SCAN, false),
         _ => return Ok(()),
     };
     let named = |c: &str| {
         body.lines()
-            .filter(|l| l.trim_start().starts_with("case "))
+            .map(|l| l.split("//").next().unwrap_or_default())
+            .filter(|l| !in_case || l.trim_start().starts_with("case "))
             .any(|l| l.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).any(|w| w == c))
     };
     let missing: Vec<String> = ops.iter().map(|n| format!("OP_{}", n.to_uppercase())).filter(|c| !named(c)).collect();
     if missing.is_empty() {
         Ok(())
     } else {
-        Err(format!("shaders/{family}.wgsl has no `case` for {}", missing.join(", ")))
+        let place = if in_case { "a `case`" } else { "code" };
+        Err(format!("shaders/{family}.wgsl has no {place} for {}", missing.join(", ")))
     }
 }
 

@@ -59,9 +59,10 @@ fn main(
     let dt = info.in_dtype.x;
     let fc = is_float(dt);
     let op = info.op;
-    let lo = op >= 3u;
+    let lo = op == OP_AMIN || op == OP_ARGMIN;
+    let extremum = lo || op == OP_AMAX || op == OP_ARGMAX;
     // Each invocation's partial result; index 0xffffffff marks "no element yet".
-    let prod = op == 5u;
+    let prod = op == OP_PROD;
     var f = select(0.0, 1.0, prod);
     var iv = vec2<u32>(select(0u, 1u, prod), 0u);
     var ix = 0xffffffffu;
@@ -69,21 +70,21 @@ fn main(
         let at = in_index(o, r);
         if (fc) {
             let x = a_f32_at(at, dt);
-            if (op == 0u) {
+            if (op == OP_SUM) {
                 f = f + x;
             } else if (prod) {
                 f = f * x;
-            } else if (ix == 0xffffffffu || beats_f(x, r, f, ix, lo)) {
+            } else if (extremum && (ix == 0xffffffffu || beats_f(x, r, f, ix, lo))) {
                 f = x;
                 ix = r;
             }
         } else {
             let x = a_i64_at(at, dt);
-            if (op == 0u) {
+            if (op == OP_SUM) {
                 iv = add64(iv, x);
             } else if (prod) {
                 iv = mul64(iv, x);
-            } else if (ix == 0xffffffffu || beats_i(x, r, iv, ix, lo)) {
+            } else if (extremum && (ix == 0xffffffffu || beats_i(x, r, iv, ix, lo))) {
                 iv = x;
                 ix = r;
             }
@@ -96,7 +97,7 @@ fn main(
         workgroupBarrier();
         if (lid < s) {
             let j = lid + s;
-            if (op == 0u) {
+            if (op == OP_SUM) {
                 sf[lid] = sf[lid] + sf[j];
                 si[lid] = add64(si[lid], si[j]);
             } else if (prod) {
@@ -118,7 +119,7 @@ fn main(
     if (lid != 0u) {
         return;
     }
-    if (op == 2u || op == 4u) {
+    if (op == OP_ARGMAX || op == OP_ARGMIN) {
         out[2u * o] = sx[0];
         out[2u * o + 1u] = 0u;
         return;

@@ -13,10 +13,10 @@ fn value_f(e: u32) -> f32 {
     let n = dim(info.rank - 1u);
     let i = e % n;
     let row = e - i;
-    var acc = select(0.0, 1.0, info.op == 1u);
+    var acc = select(0.0, 1.0, info.op == OP_CUMPROD);
     for (var j = 0u; j <= i; j = j + 1u) {
         let x = a_f32(row + j);
-        if (info.op == 0u) {
+        if (info.op == OP_CUMSUM) {
             acc = acc + x;
         } else {
             acc = acc * x;
@@ -29,10 +29,10 @@ fn value_i(e: u32) -> vec2<u32> {
     let n = dim(info.rank - 1u);
     let i = e % n;
     let row = e - i;
-    var acc = vec2<u32>(select(0u, 1u, info.op == 1u), 0u);
+    var acc = vec2<u32>(select(0u, 1u, info.op == OP_CUMPROD), 0u);
     for (var j = 0u; j <= i; j = j + 1u) {
         let x = a_i64(row + j);
-        if (info.op == 0u) {
+        if (info.op == OP_CUMSUM) {
             acc = add64(acc, x);
         } else {
             acc = mul64(acc, x);

@@ -1,4 +1,4 @@
-//! Reductions (shaders/reduce.wgsl): one workgroup per output.
+//! Reductions (shaders/reduce.wgsl): one workgroup per output; the op code is the row's position (`OP_<NAME>`).
 
 use vkml_core::backend::Kernel;
 use vkml_core::graph::op::ReduceOp;
@@ -13,18 +13,7 @@ pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Launch> {
     let split = v.ndim() - axes;
     let inner: usize = v.shape[split..].iter().product();
     let outer: usize = v.shape[..split].iter().product();
-    let mut meta = Meta {
-        op: match op {
-            ReduceOp::Sum => 0,
-            ReduceOp::Max => 1,
-            ReduceOp::ArgMax => 2,
-            ReduceOp::Min => 3,
-            ReduceOp::ArgMin => 4,
-            ReduceOp::Prod => 5,
-        },
-        out_dtype: code(k.out.dtype),
-        ..Default::default()
-    };
+    let mut meta = Meta { op: op.code(), out_dtype: code(k.out.dtype), ..Default::default() };
     meta.set_shape(&v.shape)?;
     meta.set_input(0, a.buffer.dtype, v)?;
     meta.n = to_u32(outer)?;

@@ -11,11 +11,7 @@ use crate::meta::{code, to_u32, Meta};
 
 pub fn scan(k: &Kernel, op: ScanOp) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("scan without input".into()))?;
-    let code_op = match op {
-        ScanOp::Sum => 0,
-        ScanOp::Prod => 1,
-    };
-    let mut meta = Meta { op: code_op, out_dtype: code(k.out.dtype), ..Default::default() };
+    let mut meta = Meta { op: op.code(), out_dtype: code(k.out.dtype), ..Default::default() };
     meta.set_shape(&a.view.shape)?;
     meta.set_input(0, a.buffer.dtype, &a.view)?;
     meta.n = to_u32(k.out.len)?;

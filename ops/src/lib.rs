@@ -5,4 +5,6 @@
 //! the engine expands them (`vkml_core::graph`), and ignored by callers that need only names.
 
 mod binary;
+mod reduce;
+mod scan;
 mod unary;

@@ -5,7 +5,7 @@ use crate::api::elementwise::binary;
 use crate::base::dtype::{opmath, DType};
 use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
-use crate::graph::op::{BinaryOp, Op, ReduceOp};
+use crate::graph::op::{BinaryOp, Op, ReduceOp, ReduceRule};
 use crate::tensor::promote::Operand;
 use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
@@ -13,13 +13,13 @@ use crate::util::error::{Error, Result};
 /// The dtype a reduction node writes: 16-bit floats go through f32 (a packed 16-bit output would need two
 /// workgroups to share a word).
 fn node_dtype(op: ReduceOp, input: DType) -> DType {
-    match op {
-        ReduceOp::ArgMax | ReduceOp::ArgMin => DType::I64,
-        ReduceOp::Sum | ReduceOp::Prod => match input {
+    match op.rule() {
+        ReduceRule::Index => DType::I64,
+        ReduceRule::Accumulate => match input {
             DType::F16 | DType::BF16 => DType::F32,
             d => d.sum_dtype(),
         },
-        ReduceOp::Max | ReduceOp::Min => opmath(input),
+        ReduceRule::Same => opmath(input),
     }
 }
 

@@ -108,23 +108,50 @@ macro_rules! binary_enum {
 
 vkml_ops::binary_ops!(binary_enum);
 
-/// Reductions over the trailing `axes` dims of the (permuted) input view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReduceOp {
-    Sum,
-    Max,
-    ArgMax,
-    Min,
-    ArgMin,
-    Prod,
+/// How a reduction's or scan's output dtype follows from its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceRule {
+    /// Floats keep their dtype; integers and bool accumulate in int64.
+    Accumulate,
+    /// The input's dtype.
+    Same,
+    /// int64 positions.
+    Index,
 }
 
-/// Inclusive scans along the last dim of the source view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScanOp {
-    Sum,
-    Prod,
+/// Expands a reduction or scan family's rows (`vkml_ops::reduce_ops!`, `vkml_ops::scan_ops!`) into its enum.
+macro_rules! reduce_enum {
+    ($(#[$family_doc:meta])* $family:ident: $($v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
+        op_family! {
+            $(#[$family_doc])*
+            $family, ReduceRule: $($v $name $rule),*
+        }
+    };
 }
+
+/// Passes the reduction rows to `reduce_enum!` with the enum's name.
+macro_rules! reduce_family {
+    ($($row:tt)*) => {
+        reduce_enum! {
+            /// Reductions over the trailing `axes` dims of the (permuted) input view (one row each in
+            /// `vkml_ops::reduce_ops!`).
+            ReduceOp: $($row)*
+        }
+    };
+}
+
+/// Passes the scan rows to `reduce_enum!` with the enum's name.
+macro_rules! scan_family {
+    ($($row:tt)*) => {
+        reduce_enum! {
+            /// Inclusive scans along the last dim of the source view (one row each in `vkml_ops::scan_ops!`).
+            ScanOp: $($row)*
+        }
+    };
+}
+
+vkml_ops::reduce_ops!(reduce_family);
+vkml_ops::scan_ops!(scan_family);
 
 /// One step of a fused elementwise program: a stack machine over f32 values, each step computing exactly what its
 /// primitive computes (so a fused chain gives the bytes the chain of primitives gives on the same device). Fused
@@ -227,22 +254,14 @@ impl Op {
             Op::Fused(_) => "fused",
             Op::Cast => "to",
             Op::Copy => "contiguous",
-            Op::Reduce { op, .. } => match op {
-                ReduceOp::Sum => "sum",
-                ReduceOp::Max => "amax",
-                ReduceOp::ArgMax => "argmax",
-                ReduceOp::Min => "amin",
-                ReduceOp::ArgMin => "argmin",
-                ReduceOp::Prod => "prod",
-            },
+            Op::Reduce { op, .. } => op.name(),
             Op::Matmul => "matmul",
             Op::Assign { .. } => "setitem",
             Op::Gather { .. } => "gather",
             Op::Scatter { add: false, .. } => "scatter",
             Op::Scatter { add: true, .. } => "scatter_add",
             Op::ArgSort { .. } => "argsort",
-            Op::Scan(ScanOp::Sum) => "cumsum",
-            Op::Scan(ScanOp::Prod) => "cumprod",
+            Op::Scan(op) => op.name(),
         }
     }
 }

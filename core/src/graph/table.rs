@@ -7,7 +7,7 @@ use crate::graph::grad_contract::{
     GRAD_ATAN2, GRAD_ERF, GRAD_EXP, GRAD_EXPM1, GRAD_INVERSE, GRAD_LINEAR, GRAD_POW, GRAD_QUOTIENT, GRAD_SINH_COSH,
     GRAD_SIN_COS, GRAD_SQRT, GRAD_TAN, GRAD_TANH,
 };
-use crate::graph::op::{BinaryOp, BinaryRule, UnaryOp, UnaryRule};
+use crate::graph::op::{BinaryOp, BinaryRule, ReduceOp, ReduceRule, ScanOp, UnaryOp, UnaryRule};
 
 /// What family an op belongs to (its shape rule follows from the kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,12 +266,47 @@ macro_rules! binary_rows {
 
 vkml_ops::binary_ops!(binary_rows);
 
-/// Every public op, in documentation order: creation, the unary primitives, the binary primitives, then the rest.
-pub const OPS: &[OpRow] =
-    &concat::<{ CREATION.len() + UNARY.len() + BINARY.len() + REST.len() }>([CREATION, UNARY, BINARY, REST]);
+/// The op table's dtype rule for a reduction's or scan's rule.
+const fn reduce_dtype_rule(rule: ReduceRule) -> DtypeRule {
+    match rule {
+        ReduceRule::Accumulate => DtypeRule::Accumulate,
+        ReduceRule::Same => DtypeRule::Same,
+        ReduceRule::Index => DtypeRule::Index,
+    }
+}
+
+/// Expands `vkml_ops::reduce_ops!`'s rows into their table rows and gradient contracts.
+macro_rules! reduce_rows {
+    ($($v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
+        family_rows! {
+            REDUCE, reduce_grad, ReduceOp, Reduce, ReduceRule, reduce_dtype_rule:
+            $($v $name $rule, $tol, $uns, $grad;)*
+        }
+    };
+}
+
+vkml_ops::reduce_ops!(reduce_rows);
+
+/// Expands `vkml_ops::scan_ops!`'s rows into their table rows and gradient contracts.
+macro_rules! scan_rows {
+    ($($v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
+        family_rows! {
+            SCAN, scan_grad, ScanOp, Reduce, ReduceRule, reduce_dtype_rule:
+            $($v $name $rule, $tol, $uns, $grad;)*
+        }
+    };
+}
+
+vkml_ops::scan_ops!(scan_rows);
+
+/// Every public op, in documentation order: creation, the unary, binary, reduction and scan primitives, then the rest.
+pub const OPS: &[OpRow] = &concat::<
+    { CREATION.len() + UNARY.len() + BINARY.len() + REDUCE.len() + SCAN.len() + REST.len() },
+    6,
+>([CREATION, UNARY, BINARY, REDUCE, SCAN, REST]);
 
 /// The rows of `parts` in one array (N is their total length).
-const fn concat<const N: usize>(parts: [&[OpRow]; 4]) -> [OpRow; N] {
+const fn concat<const N: usize, const P: usize>(parts: [&[OpRow]; P]) -> [OpRow; N] {
     let mut out = [CREATION[0]; N];
     let (mut p, mut k) = (0, 0);
     while p < parts.len() {
@@ -464,17 +499,9 @@ rows! { REST:
         reason: "x + (v·t1)/t2 as torch: a 2.5 ulp division (Vulkan) and two roundings, within γ(n)·(|x| + |v·t1/t2|)",
     }, NO_F64;
     "where"     : Ternary   : true  : Promote   : EXACT, NO_F64;
-    "sum"       : Reduce    : true  : Accumulate: SUM, NO_F64;
     "mean"      : Reduce    : false : Float     : SUM, NO_F64;
-    "amax"      : Reduce    : true  : Same      : EXACT_CMP, NO_F64;
     "max"       : Reduce    : false : Same      : EXACT_CMP, NO_F64;
-    "argmax"    : Reduce    : true  : Index     : EXACT_CMP, NO_F64;
-    "amin"      : Reduce    : true  : Same      : EXACT_CMP, NO_F64;
     "min"       : Reduce    : false : Same      : EXACT_CMP, NO_F64;
-    "argmin"    : Reduce    : true  : Index     : EXACT_CMP, NO_F64;
-    "prod"      : Reduce    : true  : Accumulate: PRODUCT, NO_F64;
-    "cumsum"    : Reduce    : true  : Accumulate: SUM, NO_F64;
-    "cumprod"   : Reduce    : true  : Accumulate: PRODUCT, NO_F64;
     "norm"      : Reduce    : false : Float     : Tolerance::Relative {
         rel: 2.44140625e-4,
         reason: "p = 2: m·√Σ(|x|/m)² with m = max|x| — 2.5 ulp quotients doubled by the squares, the sum's γ(n), halved \
@@ -687,14 +714,20 @@ pub fn unsupported(op: &str, device: &str, dtype: DType) -> Option<&'static str>
     row(op)?.unsupported.iter().find(|u| u.device == device && u.dtype == dtype).map(|u| u.reason)
 }
 
-/// The gradient contract of a public op, where it has gradients: a unary or binary primitive's from its row, the
-/// others' from `grad_contract`.
+/// The gradient contract of a public op, where it has gradients: a primitive's from its family's row, the others'
+/// from `grad_contract`.
 pub fn grad_contract(name: &str) -> Option<Tolerance> {
     if let Some(op) = UnaryOp::from_name(name) {
         return unary_grad(op);
     }
-    match BinaryOp::from_name(name) {
-        Some(op) => binary_grad(op),
+    if let Some(op) = BinaryOp::from_name(name) {
+        return binary_grad(op);
+    }
+    if let Some(op) = ReduceOp::from_name(name) {
+        return reduce_grad(op);
+    }
+    match ScanOp::from_name(name) {
+        Some(op) => scan_grad(op),
         None => crate::graph::grad_contract::grad_contract(name),
     }
 }
