@@ -16,6 +16,8 @@
 //! let bytes = read_bytes(&y)?; // runs the graph
 //! let values: Vec<f32> = bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
 //! assert_eq!(values, [0.0, 3.0, 8.0]);
+//! let mask = Tensor::full(&[2], Scalar::Bool(true), DType::Bool, cpu)?;
+//! assert!((&mask - 1.0).is_err()); // torch refuses `-` on bool tensors
 //! # Ok(())
 //! # }
 //! ```
@@ -77,6 +79,11 @@ impl Tensor {
     /// self + c for a float c.
     pub fn add_scalar(&self, c: f64) -> Result<Tensor> {
         binary(&tensor(self), &float(c), BinaryOp::Add)
+    }
+
+    /// self − c for a float c (a bool tensor is refused, as torch's sub refuses it).
+    pub fn sub_scalar(&self, c: f64) -> Result<Tensor> {
+        sub(&tensor(self), &float(c))
     }
 
     /// self · c for a float c.
@@ -145,7 +152,7 @@ macro_rules! operator {
 }
 
 operator!(Add, add, add, |a, c| a.add_scalar(c));
-operator!(Sub, sub, sub, |a, c| a.add_scalar(-c));
+operator!(Sub, sub, sub, |a, c| a.sub_scalar(c));
 operator!(Mul, mul, mul, |a, c| a.mul_scalar(c));
 operator!(Div, div, div, |a, c| a.div_scalar(c));
 

@@ -145,7 +145,10 @@ pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
     let refuse = || Error::Unsupported(format!("\"{}_cpu\" not implemented for '{}'", op.name(), promoted.name()));
     let (compute, out) = match op.rule() {
         BinaryRule::Promote => (promoted, promoted),
-        BinaryRule::NoBool if promoted == DType::Bool => return Err(refuse()),
+        // torch names the dtype as its C++ type here.
+        BinaryRule::NoBool if promoted == DType::Bool => {
+            return Err(Error::Unsupported(format!("\"{}_cpu\" not implemented for 'Bool'", op.name())))
+        }
         BinaryRule::NoBool => (promoted, promoted),
         BinaryRule::Float => (to_float(promoted), to_float(promoted)),
         BinaryRule::Bits if promoted.is_float() => return Err(refuse()),
