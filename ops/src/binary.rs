@@ -7,11 +7,12 @@
 //! `Float` (the promoted dtype, float32 for integers and bool), `Bits` (integers and bool only), `Compare` (compare
 //! in the promoted dtype, bool out).
 
-/// Calls `$m! { rows }` with every binary primitive's row.
+/// Calls `$m! { prefix rows }` with every binary primitive's row, after any tokens given after `$m`.
 #[macro_export]
 macro_rules! binary_ops {
-    ($m:ident) => {
+    ($m:ident $($prefix:tt)*) => {
         $m! {
+            $($prefix)*
         Add add: Promote;
             fwd EXACT_ARITH, NO_F64;
             grad Some(GRAD_LINEAR);

@@ -3,11 +3,12 @@
 //! their dtype, integers and bool sum in int64), `Same` (the input's dtype), `Index` (int64 positions). The Vulkan
 //! build script writes `OP_<NAME>` for each and fails when `shaders/reduce.wgsl` does not name one.
 
-/// Calls `$m! { rows }` with every reduction's row.
+/// Calls `$m! { prefix rows }` with every reduction's row, after any tokens given after `$m`.
 #[macro_export]
 macro_rules! reduce_ops {
-    ($m:ident) => {
+    ($m:ident $($prefix:tt)*) => {
         $m! {
+            $($prefix)*
             Sum sum: Accumulate;
                 fwd SUM, NO_F64;
                 grad Some(GRAD_LINEAR);

@@ -10,11 +10,13 @@
 //! - fwd and grad: `vkml_core::graph::contract::Tolerance` expressions, which may name the shared contracts of
 //!   `graph::table` (forward) and `graph::grad_contract` (gradients).
 
-/// Calls `$m! { rows }` with every unary primitive's row (see the module doc for the row's form).
+/// Calls `$m! { prefix rows }` with every unary primitive's row (see the module doc for the row's form), after any
+/// tokens given after `$m` (a callback's own arguments).
 #[macro_export]
 macro_rules! unary_ops {
-    ($m:ident) => {
+    ($m:ident $($prefix:tt)*) => {
         $m! {
+            $($prefix)*
         Neg neg: Same, normal;
             fwd EXACT;
             grad GRAD_LINEAR;

@@ -119,7 +119,8 @@ pub enum ReduceRule {
     Index,
 }
 
-/// Expands a reduction or scan family's rows (`vkml_ops::reduce_ops!`, `vkml_ops::scan_ops!`) into its enum.
+/// Expands a reduction or scan family's rows (`vkml_ops::reduce_ops!`, `vkml_ops::scan_ops!`, the same form) into
+/// its enum, named (and documented) by the tokens given before them.
 macro_rules! reduce_enum {
     ($(#[$family_doc:meta])* $family:ident: $($v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
         op_family! {
@@ -129,29 +130,15 @@ macro_rules! reduce_enum {
     };
 }
 
-/// Passes the reduction rows to `reduce_enum!` with the enum's name.
-macro_rules! reduce_family {
-    ($($row:tt)*) => {
-        reduce_enum! {
-            /// Reductions over the trailing `axes` dims of the (permuted) input view (one row each in
-            /// `vkml_ops::reduce_ops!`).
-            ReduceOp: $($row)*
-        }
-    };
-}
-
-/// Passes the scan rows to `reduce_enum!` with the enum's name.
-macro_rules! scan_family {
-    ($($row:tt)*) => {
-        reduce_enum! {
-            /// Inclusive scans along the last dim of the source view (one row each in `vkml_ops::scan_ops!`).
-            ScanOp: $($row)*
-        }
-    };
-}
-
-vkml_ops::reduce_ops!(reduce_family);
-vkml_ops::scan_ops!(scan_family);
+vkml_ops::reduce_ops!(reduce_enum
+    /// Reductions over the trailing `axes` dims of the (permuted) input view (one row each in
+    /// `vkml_ops::reduce_ops!`).
+    ReduceOp:
+);
+vkml_ops::scan_ops!(reduce_enum
+    /// Inclusive scans along the last dim of the source view (one row each in `vkml_ops::scan_ops!`).
+    ScanOp:
+);
 
 /// One step of a fused elementwise program: a stack machine over f32 values, each step computing exactly what its
 /// primitive computes (so a fused chain gives the bytes the chain of primitives gives on the same device). Fused

@@ -275,29 +275,19 @@ const fn reduce_dtype_rule(rule: ReduceRule) -> DtypeRule {
     }
 }
 
-/// Expands `vkml_ops::reduce_ops!`'s rows into their table rows and gradient contracts.
+/// Expands the rows of `vkml_ops::reduce_ops!` or `vkml_ops::scan_ops!` (the same form) into their table rows and
+/// gradient contracts, under the names given before them.
 macro_rules! reduce_rows {
-    ($($v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
+    ($rows:ident, $grads:ident, $family:ident: $($v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
         family_rows! {
-            REDUCE, reduce_grad, ReduceOp, Reduce, ReduceRule, reduce_dtype_rule:
+            $rows, $grads, $family, Reduce, ReduceRule, reduce_dtype_rule:
             $($v $name $rule, $tol, $uns, $grad;)*
         }
     };
 }
 
-vkml_ops::reduce_ops!(reduce_rows);
-
-/// Expands `vkml_ops::scan_ops!`'s rows into their table rows and gradient contracts.
-macro_rules! scan_rows {
-    ($($v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
-        family_rows! {
-            SCAN, scan_grad, ScanOp, Reduce, ReduceRule, reduce_dtype_rule:
-            $($v $name $rule, $tol, $uns, $grad;)*
-        }
-    };
-}
-
-vkml_ops::scan_ops!(scan_rows);
+vkml_ops::reduce_ops!(reduce_rows REDUCE, reduce_grad, ReduceOp:);
+vkml_ops::scan_ops!(reduce_rows SCAN, scan_grad, ScanOp:);
 
 /// Every public op, in documentation order: creation, the unary, binary, reduction and scan primitives, then the rest.
 pub const OPS: &[OpRow] = &concat::<
