@@ -76,6 +76,23 @@ pub fn shape_args(args: &Bound<'_, PyTuple>) -> PyResult<Vec<i64>> {
     int_list(args.as_any())
 }
 
+/// Sizes or dims given as `*args` or, as torch also takes them, by keyword (`x.reshape(shape=(2, 3))`), not both.
+pub fn sizes_or_keyword(
+    args: &Bound<'_, PyTuple>,
+    keyword: Option<&Bound<'_, PyAny>>,
+    method: &str,
+    name: &str,
+) -> PyResult<Vec<i64>> {
+    match keyword {
+        None => shape_args(args),
+        Some(_) if !args.is_empty() => Err(PyTypeError::new_err(format!(
+            "{method}() received an invalid combination of arguments: got sizes both as positional arguments and \
+             as {name}="
+        ))),
+        Some(value) => int_list(value),
+    }
+}
+
 /// A list of ints from an int, tuple or list.
 pub fn int_list(ob: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
     if let Ok(i) = ob.extract::<i64>() {

@@ -269,15 +269,15 @@ fn manual_seed(seed: u64) {
     create::manual_seed(seed);
 }
 
-/// torch.where(cond, a, b).
+/// torch.where(condition, input, other), with torch's parameter names.
 #[pyfunction]
 #[pyo3(name = "where")]
-fn where_(cond: PyRef<'_, Tensor>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+fn where_(condition: PyRef<'_, Tensor>, input: &Bound<'_, PyAny>, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     let op = |o: &Bound<'_, PyAny>| {
         operand(o)
             .ok_or_else(|| PyTypeError::new_err(format!("where() expects tensors or numbers, got {}", type_name(o))))
     };
-    Ok(Tensor(vkml_core::api::elementwise::where_(&cond.0, &op(a)?, &op(b)?).py()?))
+    Ok(Tensor(vkml_core::api::elementwise::where_(&condition.0, &op(input)?, &op(other)?).py()?))
 }
 
 /// The tensors of a list or tuple argument.

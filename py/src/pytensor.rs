@@ -11,7 +11,7 @@ use vkml_core::graph::op::{BinaryOp, UnaryOp};
 use vkml_core::tensor::promote::Operand;
 
 use crate::convert::to_numpy;
-use crate::convert::{device_arg, int_list, opt_dtype, scalar, shape_args, type_name, OrPy};
+use crate::convert::{device_arg, int_list, opt_dtype, scalar, sizes_or_keyword, type_name, OrPy};
 use crate::device::{Device, PyDType};
 use crate::index::{index_items, value_tensor};
 
@@ -326,17 +326,17 @@ impl Tensor {
     }
 
     // ---- views
-    #[pyo3(signature = (*shape))]
-    fn reshape(&self, shape: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.reshape(&shape_args(shape)?).py()?))
+    #[pyo3(signature = (*args, shape = None))]
+    fn reshape(&self, args: &Bound<'_, PyTuple>, shape: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.reshape(&sizes_or_keyword(args, shape, "reshape", "shape")?).py()?))
     }
-    #[pyo3(signature = (*shape))]
-    fn view(&self, shape: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.view_as_shape(&shape_args(shape)?).py()?))
+    #[pyo3(signature = (*args, size = None))]
+    fn view(&self, args: &Bound<'_, PyTuple>, size: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.view_as_shape(&sizes_or_keyword(args, size, "view", "size")?).py()?))
     }
-    #[pyo3(signature = (*dims))]
-    fn permute(&self, dims: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.permute(&shape_args(dims)?).py()?))
+    #[pyo3(signature = (*args, dims = None))]
+    fn permute(&self, args: &Bound<'_, PyTuple>, dims: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.permute(&sizes_or_keyword(args, dims, "permute", "dims")?).py()?))
     }
     fn transpose(&self, dim0: i64, dim1: i64) -> PyResult<Tensor> {
         Ok(Tensor(self.0.transpose(dim0, dim1).py()?))
@@ -344,15 +344,15 @@ impl Tensor {
     fn t(&self) -> PyResult<Tensor> {
         Ok(Tensor(self.0.t().py()?))
     }
-    #[pyo3(signature = (*sizes))]
-    fn expand(&self, sizes: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.expand_to(&shape_args(sizes)?).py()?))
+    #[pyo3(signature = (*args, size = None))]
+    fn expand(&self, args: &Bound<'_, PyTuple>, size: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.expand_to(&sizes_or_keyword(args, size, "expand", "size")?).py()?))
     }
     fn expand_as(&self, other: PyRef<'_, Tensor>) -> PyResult<Tensor> {
         Ok(Tensor(self.0.expand(other.0.shape()).py()?))
     }
-    fn broadcast_to(&self, shape: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.expand_to(&int_list(shape)?).py()?))
+    fn broadcast_to(&self, size: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.expand_to(&int_list(size)?).py()?))
     }
     #[pyo3(signature = (dim = None))]
     fn squeeze(&self, dim: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
@@ -366,16 +366,16 @@ impl Tensor {
     fn flatten(&self, start_dim: i64, end_dim: i64) -> PyResult<Tensor> {
         Ok(Tensor(self.0.flatten(start_dim, end_dim).py()?))
     }
-    #[pyo3(signature = (*dims))]
-    fn flip(&self, dims: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.flip(&shape_args(dims)?).py()?))
+    #[pyo3(signature = (*args, dims = None))]
+    fn flip(&self, args: &Bound<'_, PyTuple>, dims: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.flip(&sizes_or_keyword(args, dims, "flip", "dims")?).py()?))
     }
     fn narrow(&self, dim: i64, start: i64, length: i64) -> PyResult<Tensor> {
         Ok(Tensor(self.0.narrow(dim, start, length).py()?))
     }
-    #[pyo3(signature = (*sizes))]
-    fn repeat(&self, sizes: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.repeat(&shape_args(sizes)?).py()?))
+    #[pyo3(signature = (*args, repeats = None))]
+    fn repeat(&self, args: &Bound<'_, PyTuple>, repeats: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+        Ok(Tensor(self.0.repeat(&sizes_or_keyword(args, repeats, "repeat", "repeats")?).py()?))
     }
     fn tile(&self, dims: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         Ok(Tensor(self.0.tile(&int_list(dims)?).py()?))

@@ -132,10 +132,10 @@ class _MinResult(NamedTuple):
 def _like(create):
     """torch's `<create>_like(t, dtype=None, device=None)`: t's shape, and t's dtype and device unless given."""
 
-    def like(t, dtype=None, device=None, requires_grad=False):
-        dt = t.dtype if dtype is None else dtype
-        dev = t.device if device is None else device
-        return create(*t.shape, dtype=dt, device=dev, requires_grad=requires_grad)
+    def like(input, dtype=None, device=None, requires_grad=False):
+        dt = input.dtype if dtype is None else dtype
+        dev = input.device if device is None else device
+        return create(*input.shape, dtype=dt, device=dev, requires_grad=requires_grad)
 
     like.__name__ = f"{create.__name__}_like"
     return like
@@ -147,10 +147,10 @@ rand_like = _like(rand)
 randn_like = _like(randn)
 
 
-def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
-    dt = t.dtype if dtype is None else dtype
-    dev = t.device if device is None else device
-    return full(t.shape, fill_value, dtype=dt, device=dev, requires_grad=requires_grad)
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
+    dt = input.dtype if dtype is None else dtype
+    dev = input.device if device is None else device
+    return full(input.shape, fill_value, dtype=dt, device=dev, requires_grad=requires_grad)
 
 
 def _method(name):

@@ -36,6 +36,7 @@ for _name in UNARY:
     _method(_name, _unary(_name), f"torch.Tensor.{_name}(): elementwise, under the op table's contract.")
 for _name in BINARY:
     _method(_name, _binary(_name), f"torch.Tensor.{_name}(other): a tensor or a number.")
+_method("pow", lambda self, exponent: _vkml._binary(self, "pow", exponent), "torch.Tensor.pow(exponent).")
 _method("arctan2", _binary("atan2"), "torch.Tensor.arctan2(other), as atan2.")
 
 
@@ -255,10 +256,23 @@ for _fn in (
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")
 
 
-def _product(name):
-    return lambda self, other: _vkml._product(self, name, other)
+def _mm(self, mat2):
+    return _vkml._product(self, "mm", mat2)
 
 
-for _name in ("mm", "bmm", "dot", "outer"):
-    _method(_name, _product(_name), f"torch.Tensor.{_name}(other).")
+def _bmm(self, mat2):
+    return _vkml._product(self, "bmm", mat2)
+
+
+def _dot(self, tensor):
+    return _vkml._product(self, "dot", tensor)
+
+
+def _outer(self, vec2):
+    return _vkml._product(self, "outer", vec2)
+
+
+# torch's parameter names: mm(mat2), bmm(mat2), dot(tensor), outer(vec2).
+for _name, _fn in (("mm", _mm), ("bmm", _bmm), ("dot", _dot), ("outer", _outer)):
+    _method(_name, _fn, f"torch.Tensor.{_name}, with torch's parameter name.")
 del _name, _fn

@@ -30,11 +30,11 @@ def randint(*args, size=None, dtype=None, device=None, requires_grad=False, gene
     return _grad(_vkml._randint(int(low), int(high), _sizes(size), dtype, device), requires_grad)
 
 
-def randint_like(t, low=0, high=None, *, dtype=None, device=None):
+def randint_like(input, low=0, high=None, *, dtype=None, device=None):
     if high is None:
         low, high = 0, low
-    dt = t.dtype if dtype is None else dtype
-    return _vkml._randint(int(low), int(high), list(t.shape), dt, t.device if device is None else device)
+    dt = input.dtype if dtype is None else dtype
+    return _vkml._randint(int(low), int(high), list(input.shape), dt, input.device if device is None else device)
 
 
 def normal(mean, std=1.0, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
@@ -74,6 +74,6 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
     return _grad(_vkml._empty(_sizes(size), dtype, device), requires_grad)
 
 
-def empty_like(t, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    dt = t.dtype if dtype is None else dtype
-    return empty(*t.shape, dtype=dt, device=t.device if device is None else device, requires_grad=requires_grad)
+def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    dt = input.dtype if dtype is None else dtype
+    return empty(*input.shape, dtype=dt, device=input.device if device is None else device, requires_grad=requires_grad)
