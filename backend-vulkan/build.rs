@@ -84,7 +84,7 @@ fn families(dir: &Path) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
-fn assemble(dir: &Path, family: &str) -> Result<String, String> {
+fn assemble(dir: &Path, family: &str, constants: &str) -> Result<String, String> {
     let read = |name: &str| fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
     let body = read(&format!("{family}.wgsl"))?;
     check_cases(family, &body)?;
@@ -99,7 +99,7 @@ fn assemble(dir: &Path, family: &str) -> Result<String, String> {
         .collect();
     src.push_str(&read("common.wgsl")?);
     src.push('\n');
-    src.push_str(&op_constants());
+    src.push_str(constants);
     let inputs: Vec<String> = body
         .lines()
         .find_map(|l| l.strip_prefix("// @inputs "))
@@ -157,12 +157,13 @@ fn main() {
     println!("cargo:rerun-if-changed={}", dir.display());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let mut failures = Vec::new();
+    let constants = op_constants();
     let families = families(&dir).unwrap_or_else(|e| {
         failures.push(e);
         Vec::new()
     });
     for family in &families {
-        match assemble(&dir, family).and_then(|src| validate(family, &src).map(|_| src)) {
+        match assemble(&dir, family, &constants).and_then(|src| validate(family, &src).map(|_| src)) {
             Ok(src) => {
                 if let Err(e) = fs::write(out.join(format!("{family}.wgsl")), src) {
                     failures.push(format!("{family}: {e}"));
@@ -177,10 +178,10 @@ fn main() {
         .map(|f| format!("    (\"{f}\", include_str!(concat!(env!(\"OUT_DIR\"), \"/{f}.wgsl\"))),\n"))
         .collect();
     let rs = format!("/// Every kernel family and its WGSL.\npub const FAMILIES: &[(&str, &str)] = &[\n{list}];\n");
-    if let Err(e) =
-        fs::write(out.join("families.rs"), rs).and_then(|_| fs::write(out.join("ops.wgsl.in"), op_constants()))
-    {
-        failures.push(format!("families.rs: {e}"));
+    for (name, text) in [("families.rs", rs.as_str()), ("ops.wgsl.in", constants.as_str())] {
+        if let Err(e) = fs::write(out.join(name), text) {
+            failures.push(format!("{name}: {e}"));
+        }
     }
     if !failures.is_empty() {
         for f in &failures {

@@ -24,81 +24,71 @@
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-use crate::api::elementwise::{binary, sub};
+use crate::api::elementwise::{binary, div, mul, plus, s, scale, sub, t};
 use crate::api::pointwise::pow;
-use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
-use crate::tensor::promote::Operand;
 use crate::tensor::Tensor;
 use crate::util::error::Result;
-
-fn tensor(x: &Tensor) -> Operand {
-    Operand::Tensor(x.clone())
-}
-
-fn float(c: f64) -> Operand {
-    Operand::Scalar(Scalar::Float(c))
-}
 
 impl Tensor {
     /// self + other (torch.add).
     pub fn add(&self, other: &Tensor) -> Result<Tensor> {
-        binary(&tensor(self), &tensor(other), BinaryOp::Add)
+        binary(&t(self), &t(other), BinaryOp::Add)
     }
 
     /// self − other (torch.sub; bool operands are refused as in torch).
     pub fn sub(&self, other: &Tensor) -> Result<Tensor> {
-        sub(&tensor(self), &tensor(other))
+        sub(&t(self), &t(other))
     }
 
     /// self · other (torch.mul).
     pub fn mul(&self, other: &Tensor) -> Result<Tensor> {
-        binary(&tensor(self), &tensor(other), BinaryOp::Mul)
+        mul(self, other)
     }
 
     /// self / other, true division (torch.div).
     pub fn div(&self, other: &Tensor) -> Result<Tensor> {
-        binary(&tensor(self), &tensor(other), BinaryOp::Div)
+        div(self, other)
     }
 
     /// The larger of each pair, NaN if either is (torch.maximum).
     pub fn maximum(&self, other: &Tensor) -> Result<Tensor> {
-        binary(&tensor(self), &tensor(other), BinaryOp::Maximum)
+        binary(&t(self), &t(other), BinaryOp::Maximum)
     }
 
     /// The smaller of each pair, NaN if either is (torch.minimum).
     pub fn minimum(&self, other: &Tensor) -> Result<Tensor> {
-        binary(&tensor(self), &tensor(other), BinaryOp::Minimum)
+        binary(&t(self), &t(other), BinaryOp::Minimum)
     }
 
     /// self raised to other (torch.pow).
     pub fn pow(&self, other: &Tensor) -> Result<Tensor> {
-        pow(&tensor(self), &tensor(other))
+        pow(&t(self), &t(other))
     }
 
     /// self + c for a float c.
     pub fn add_scalar(&self, c: f64) -> Result<Tensor> {
-        binary(&tensor(self), &float(c), BinaryOp::Add)
+        plus(self, c)
     }
 
     /// self − c for a float c (a bool tensor is refused, as torch's sub refuses it).
     pub fn sub_scalar(&self, c: f64) -> Result<Tensor> {
-        sub(&tensor(self), &float(c))
+        sub(&t(self), &s(c))
     }
 
     /// self · c for a float c.
     pub fn mul_scalar(&self, c: f64) -> Result<Tensor> {
-        binary(&tensor(self), &float(c), BinaryOp::Mul)
+        scale(self, c)
     }
 
     /// self / c for a float c.
     pub fn div_scalar(&self, c: f64) -> Result<Tensor> {
-        binary(&tensor(self), &float(c), BinaryOp::Div)
+        binary(&t(self), &s(c), BinaryOp::Div)
     }
 
     /// self raised to a float c.
     pub fn pow_scalar(&self, c: f64) -> Result<Tensor> {
-        pow(&tensor(self), &float(c))
+        pow(&t(self), &s(c))
     }
 }
 

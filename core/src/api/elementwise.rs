@@ -142,16 +142,14 @@ impl Tensor {
 /// A primitive binary op on tensors or scalars, with torch's promotion and broadcasting.
 pub fn binary(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
     let promoted = result_type(&[a, b]);
-    let refuse = || Error::Unsupported(format!("\"{}_cpu\" not implemented for '{}'", op.name(), promoted.name()));
+    // torch's refusal; it names bool as its C++ type, the floats as their dtype names.
+    let refuse = |dtype: &str| Error::Unsupported(format!("\"{}_cpu\" not implemented for '{dtype}'", op.name()));
     let (compute, out) = match op.rule() {
         BinaryRule::Promote => (promoted, promoted),
-        // torch names the dtype as its C++ type here.
-        BinaryRule::NoBool if promoted == DType::Bool => {
-            return Err(Error::Unsupported(format!("\"{}_cpu\" not implemented for 'Bool'", op.name())))
-        }
+        BinaryRule::NoBool if promoted == DType::Bool => return Err(refuse("Bool")),
         BinaryRule::NoBool => (promoted, promoted),
         BinaryRule::Float => (to_float(promoted), to_float(promoted)),
-        BinaryRule::Bits if promoted.is_float() => return Err(refuse()),
+        BinaryRule::Bits if promoted.is_float() => return Err(refuse(promoted.name())),
         BinaryRule::Bits => (promoted, promoted),
         BinaryRule::Compare => (promoted, DType::Bool),
     };
