@@ -22,7 +22,7 @@ fn main() -> vkml_core::Result<()> {
     let shifted = (&x + 1.0)?;
     let y = ((&x.unary(UnaryOp::Sinc)? * &(&shifted * &shifted)?)? - 0.5)?;
     let loss = y.sum(None, false)?;
-    backward(&[(loss.clone(), None)], false)?;
+    backward(&[(loss.clone(), None)], false, None)?;
     println!("x    = {:?}", floats(&x)?);
     println!("y    = {:?}", floats(&y)?);
     println!("loss = {:?}", floats(&loss)?);

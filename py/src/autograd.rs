@@ -23,15 +23,33 @@ impl GradNode {
     }
 }
 
-/// `vkml.backward(tensors, grad_tensors=None, retain_graph=None)`, as `torch.autograd.backward`.
+/// torch's `backward(inputs=...)`: one tensor or a sequence of them; `None` when not given.
+pub fn inputs_arg(inputs: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<Core>>> {
+    match inputs {
+        Some(ob) if !ob.is_none() => match ob.extract::<PyRef<'_, Tensor>>() {
+            Ok(t) => Ok(Some(vec![t.0.clone()])),
+            Err(_) => Ok(Some(crate::tensor_list(ob)?)),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// `vkml.backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None)`, as
+/// `torch.autograd.backward`.
 #[pyfunction]
-#[pyo3(signature = (tensors, grad_tensors = None, retain_graph = None))]
+#[pyo3(signature = (tensors, grad_tensors = None, retain_graph = None, create_graph = false, inputs = None))]
 fn backward(
     py: Python<'_>,
     tensors: &Bound<'_, PyAny>,
     grad_tensors: Option<&Bound<'_, PyAny>>,
     retain_graph: Option<bool>,
+    create_graph: bool,
+    inputs: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
+    if create_graph {
+        return Err(PyRuntimeError::new_err("create_graph=True (higher-order gradients) is not supported"));
+    }
+    let inputs = inputs_arg(inputs)?;
     let one_or_many = |ob: &Bound<'_, PyAny>| match ob.extract::<PyRef<'_, Tensor>>() {
         Ok(t) => Ok(vec![t.0.clone()]),
         Err(_) => crate::tensor_list(ob),
@@ -48,7 +66,7 @@ fn backward(
         _ => vec![None; outs.len()],
     };
     let roots: Vec<(Core, Option<Core>)> = outs.into_iter().zip(grads).collect();
-    py.detach(|| vkml_core::autograd::backward(&roots, retain_graph.unwrap_or(false))).py()
+    py.detach(|| vkml_core::autograd::backward(&roots, retain_graph.unwrap_or(false), inputs.as_deref())).py()
 }
 
 #[pyfunction]

@@ -310,19 +310,21 @@ impl Tensor {
     fn data(&self) -> Tensor {
         Tensor(self.0.detach())
     }
-    #[pyo3(signature = (gradient = None, retain_graph = None, create_graph = false))]
+    #[pyo3(signature = (gradient = None, retain_graph = None, create_graph = false, inputs = None))]
     fn backward(
         &self,
         py: Python<'_>,
         gradient: Option<PyRef<'_, Tensor>>,
         retain_graph: Option<bool>,
         create_graph: bool,
+        inputs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let inputs = crate::autograd::inputs_arg(inputs)?;
         if create_graph {
             return Err(PyRuntimeError::new_err("create_graph=True (higher-order gradients) is not supported"));
         }
         let roots = [(self.0.clone(), gradient.map(|g| g.0.clone()))];
-        py.detach(|| vkml_core::autograd::backward(&roots, retain_graph.unwrap_or(false))).py()
+        py.detach(|| vkml_core::autograd::backward(&roots, retain_graph.unwrap_or(false), inputs.as_deref())).py()
     }
 
     // ---- views

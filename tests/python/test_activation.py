@@ -61,6 +61,16 @@ def test_clamp_matrix(op, cls, dtype, device):
     check_op(op, [(5, 7), (5, 7)], CLAMP[op], device, cls, dtype, domain="grid")
 
 
+INPLACE = "relu elu selu celu leaky_relu hardtanh relu6 silu mish hardsigmoid hardswish".split()
+
+
+def _in_place(lib, op, x):
+    y = x * 1.0
+    out = getattr(lib.nn.functional, op)(y, inplace=True)
+    assert out is y, f"{op}(inplace=True) returned a new tensor"
+    return y
+
+
 LINE = np.linspace(-30.0, 30.0, 2401)
 KINKS = np.array([-6.0, -3.0, -1.0, -0.0, 0.0, 1.0, 3.0, 6.0, 20.0, 20.5, -20.0, 1e-30, -1e-30, 88.0, -88.0, 100.0])
 SPECIAL = np.array([float("nan"), float("inf"), -float("inf"), 3e38, -3e38, 1e-40, -1e-40, 0.0, -0.0])
@@ -90,6 +100,8 @@ CASES = [
     case("clamp", [(5, 7)], lambda x: x.clamp(min=0.5), dtype="int64"),  # a float bound promotes to float32
     case("clamp", [(5, 7), (7,), (5, 1)], lambda x, lo, hi: x.clamp(lo, hi)),  # broadcast tensor bounds
     case("clamp", [SPECIAL], lambda x: x.clamp(-1.0, 1.0)),
+    # inplace=True writes the result into the (non-leaf) input and returns it; gradients flow through the write
+    *[case(op, [(5, 7)], lambda x, lib, op=op: _in_place(lib, op, x)) for op in INPLACE],
 ]
 
 
@@ -101,8 +113,14 @@ def test_case(c, device):
 ERRORS = [
     error("clamp", [(3, 4)], lambda x: x.clamp(), (ValueError, RuntimeError, TypeError), match="min.*max"),
     error("gelu", [(3, 4)], fn("gelu", approximate="cubic"), (ValueError, RuntimeError), match="approximate"),
-    # torch rewrites its input; vkml refuses in-place activations with a clear error
-    error("elu", [(3, 4)], fn("elu", inplace=True), (NotImplementedError,), match="inplace", torch_raises=False),
+    # an in-place write into a leaf that requires grad, refused by both
+    error(
+        "elu",
+        [(3, 4)],
+        lambda x, lib: lib.nn.functional.elu(x.requires_grad_(), inplace=True),
+        (RuntimeError,),
+        match="leaf",
+    ),
 ]
 
 

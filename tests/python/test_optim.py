@@ -143,3 +143,47 @@ def test_lr_schedules_match_torch(name, kw):
         tsched.step()
         vopt.step()
         vsched.step()
+
+
+@pytest.mark.parametrize(
+    ("opt", "kw"),
+    [
+        ("SGD", dict(momentum=0.9)),
+        ("Adam", dict()),
+        ("SGD", dict(momentum=0.9, three_phase=True, anneal_strategy="linear")),
+        ("Adam", dict(cycle_momentum=False, pct_start=0.5)),
+    ],
+)
+def test_one_cycle_cycles_momentum_as_torch(opt, kw):
+    """torch's default cycle_momentum=True moves SGD's momentum or Adam's first beta against the rate."""
+    okw = {k: v for k, v in kw.items() if k == "momentum"}
+    skw = {k: v for k, v in kw.items() if k != "momentum"}
+    topt = getattr(torch.optim, opt)([torch.nn.Parameter(torch.zeros(1))], lr=0.1, **okw)
+    vopt = getattr(vkml.optim, opt)([vkml.nn.Parameter(vkml.zeros(1))], lr=0.1, **okw)
+    tsched = torch.optim.lr_scheduler.OneCycleLR(topt, max_lr=0.5, total_steps=12, **skw)
+    vsched = vkml.optim.lr_scheduler.OneCycleLR(vopt, max_lr=0.5, total_steps=12, **skw)
+    key = "betas" if opt == "Adam" else "momentum"
+    for _ in range(12):
+        tg, vg = topt.param_groups[0], vopt.param_groups[0]
+        assert vg["lr"] == pytest.approx(tg["lr"], rel=1e-12, abs=1e-15)
+        assert vg[key] == pytest.approx(tg[key], rel=1e-12)
+        topt.step()
+        tsched.step()
+        vopt.step()
+        vsched.step()
+
+
+def test_torch_switches_and_decoupled_adam():
+    """foreach/fused/capturable change nothing; Adam(decoupled_weight_decay=True) steps as AdamW."""
+    def run(lib, cls, **kw):
+        p = lib.nn.Parameter(lib.tensor([1.0, -2.0]))
+        o = getattr(lib.optim, cls)([p], lr=0.1, weight_decay=0.5, **kw)
+        for _ in range(3):
+            p.grad = lib.tensor([0.5, 0.25])
+            o.step()
+        return p.detach().numpy()
+
+    assert run(vkml, "Adam", decoupled_weight_decay=True) == pytest.approx(run(torch, "AdamW"), rel=1e-6)
+    assert run(vkml, "Adam", foreach=True, fused=False, capturable=True) == pytest.approx(run(torch, "Adam"), rel=1e-6)
+    with pytest.raises(ValueError, match="differentiable"):
+        vkml.optim.SGD([vkml.nn.Parameter(vkml.zeros(1))], differentiable=True)

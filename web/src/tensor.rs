@@ -281,7 +281,7 @@ impl Tensor {
     pub fn backward(&self, gradient: Option<Tensor>, options: JsValue) -> JsResult<()> {
         let g = gradient.map(|g| g.core().cloned()).transpose()?;
         let retain = opt_bool(&options, "retain_graph")?.unwrap_or(false);
-        vkml_core::autograd::backward(&[(self.core()?.clone(), g)], retain).js()
+        vkml_core::autograd::backward(&[(self.core()?.clone(), g)], retain, None).js()
     }
 
     /// Reset the gradient (`t.grad = undefined` in effect).

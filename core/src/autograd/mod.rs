@@ -16,14 +16,37 @@ use crate::util::error::{Error, Result};
 
 /// `backward` of each output with its gradient (`None`: 1 for a one-element output, as torch's implicit grad).
 /// Without `retain_graph` the walked history is released and a second pass through it fails, as in torch.
-pub fn backward(outputs: &[(Tensor, Option<Tensor>)], retain_graph: bool) -> Result<()> {
+/// `inputs` (torch's `backward(inputs=...)`): the tensors whose `.grad` receives the gradient, leaves or not;
+/// `None`: every leaf that requires grad.
+pub fn backward(outputs: &[(Tensor, Option<Tensor>)], retain_graph: bool, inputs: Option<&[Tensor]>) -> Result<()> {
+    let targets = match inputs {
+        Some(ts) => {
+            if ts.is_empty() {
+                return Err(Error::Runtime("backward(): 'inputs' argument to backward() cannot be empty".into()));
+            }
+            if let Some(i) = ts.iter().position(|t| !t.requires_grad()) {
+                return Err(Error::Runtime(format!("backward(): input {i} of 'inputs' does not require grad")));
+            }
+            Some(ts.iter().map(Tensor::grad_key).collect::<HashSet<usize>>())
+        }
+        None => None,
+    };
     let prev = set_grad_enabled(false);
-    let r = run(outputs, retain_graph);
+    let r = run(outputs, retain_graph, targets.as_ref());
     set_grad_enabled(prev);
     r
 }
 
-fn run(outputs: &[(Tensor, Option<Tensor>)], retain_graph: bool) -> Result<()> {
+/// Add `g` to `t.grad`.
+fn add_to_grad(t: &Tensor, g: &Tensor) -> Result<()> {
+    let total = match t.grad() {
+        Some(old) => binary(&Operand::Tensor(old), &Operand::Tensor(g.clone()), BinaryOp::Add)?,
+        None => g.contiguous()?,
+    };
+    t.set_grad(Some(total.detach()))
+}
+
+fn run(outputs: &[(Tensor, Option<Tensor>)], retain_graph: bool, targets: Option<&HashSet<usize>>) -> Result<()> {
     let mut pending: HashMap<usize, Tensor> = HashMap::new();
     for (i, (t, g)) in outputs.iter().enumerate() {
         if !t.requires_grad() {
@@ -49,14 +72,16 @@ fn run(outputs: &[(Tensor, Option<Tensor>)], retain_graph: bool) -> Result<()> {
     }
     for t in topo_order(outputs.iter().map(|(t, _)| t.clone()).collect()) {
         let Some(g) = pending.remove(&t.grad_key()) else { continue };
+        let wanted = targets.is_none_or(|k| k.contains(&t.grad_key()));
         let Some(f) = t.grad_fn() else {
-            let total = match t.grad() {
-                Some(old) => binary(&Operand::Tensor(old), &Operand::Tensor(g), BinaryOp::Add)?,
-                None => g.contiguous()?,
-            };
-            t.set_grad(Some(total.detach()))?;
+            if wanted {
+                add_to_grad(&t, &g)?;
+            }
             continue;
         };
+        if targets.is_some() && wanted {
+            add_to_grad(&t, &g)?;
+        }
         f.check_not_released()?;
         let needs: Vec<bool> = f.inputs.iter().map(Tensor::requires_grad).collect();
         let grads = rules::input_grads(&f, &g, &needs)?;

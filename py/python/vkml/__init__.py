@@ -1,9 +1,11 @@
 """vkml: machine learning on the GPU you already have — PyTorch-shaped tensors on Vulkan, WebGPU and the CPU."""
 
+import inspect
 from typing import NamedTuple
 
 from . import (
-    _methods,  # noqa: F401,E402 - binds the Tensor methods _vkml provides as functions
+    _method_keywords,  # noqa: F401 - torch's keywords on Rust methods
+    _methods,  # noqa: F401 - binds the Tensor methods _vkml provides as functions
     _vkml,
 )
 from ._vkml import (
@@ -14,7 +16,6 @@ from ._vkml import (
     best_device,
     bfloat16,
     bool,
-    cat,
     devices,
     einsum,
     float16,
@@ -26,16 +27,11 @@ from ._vkml import (
     int64,
     is_eager,
     is_grad_enabled,
-    load,
     op_table,
-    result_type,
-    save,
     set_eager,
     set_grad_enabled,
-    stack,
     stats,
     synchronize,
-    where,
 )
 from ._vkml import dtype as dtype
 
@@ -45,16 +41,9 @@ double = float64
 int = int32
 long = int64
 
-from ._random import (  # noqa: E402
-    bernoulli,
-    empty,
-    empty_like,
-    multinomial,
-    normal,
-    randint,
-    randint_like,
-    randperm,
-)
+from . import _keywords, _random  # noqa: E402
+from ._io import load, save  # noqa: E402
+from ._keywords import channels_last, contiguous_format, preserve_format, strided  # noqa: E402,F401
 
 realize = _vkml.realize_
 
@@ -65,27 +54,19 @@ def manual_seed(seed):
     data.reseed(seed)
 
 
-def _creator(create):
-    """`create` with torch's `requires_grad=False` keyword (the result is a leaf that records history)."""
-
-    def made(*args, requires_grad=False, **kwargs):
-        t = create(*args, **kwargs)
-        return t.requires_grad_() if requires_grad else t
-
-    made.__name__ = create.__name__
-    made.__doc__ = create.__doc__
-    return made
-
-
-tensor = _creator(_vkml.tensor)
-zeros = _creator(_vkml.zeros)
-ones = _creator(_vkml.ones)
-full = _creator(_vkml.full)
-arange = _creator(_vkml.arange)
-rand = _creator(_vkml.rand)
-randn = _creator(_vkml.randn)
-linspace = _creator(_vkml.linspace)
-eye = _creator(_vkml.eye)
+tensor = _keywords.factory(_vkml.tensor)
+zeros = _keywords.factory(_vkml.zeros)
+ones = _keywords.factory(_vkml.ones)
+full = _keywords.factory(_vkml.full, names=True)
+arange = _keywords.factory(_vkml.arange)
+rand = _keywords.factory(_vkml.rand, random=True)
+randn = _keywords.factory(_vkml.randn, random=True)
+linspace = _keywords.factory(_vkml.linspace)
+eye = _keywords.factory(_vkml.eye)
+empty = _keywords.factory(_random.empty)
+randint = _keywords.factory(_random.randint, random=True)
+randperm = _keywords.factory(_random.randperm, random=True)
+normal = _keywords.factory(_random.normal, random=True)
 
 
 class no_grad:
@@ -129,50 +110,103 @@ class _MinResult(NamedTuple):
     indices: Tensor
 
 
-def _like(create):
-    """torch's `<create>_like(t, dtype=None, device=None)`: t's shape, and t's dtype and device unless given."""
+def _like(create, random=False):
+    """torch's `<create>_like(input, *, dtype=None, device=None, ...)`: input's shape, and its dtype and device
+    unless given."""
 
-    def like(input, dtype=None, device=None, requires_grad=False):
+    def like(input, *, dtype=None, device=None, requires_grad=False):
         dt = input.dtype if dtype is None else dtype
         dev = input.device if device is None else device
         return create(*input.shape, dtype=dt, device=dev, requires_grad=requires_grad)
 
     like.__name__ = f"{create.__name__}_like"
-    return like
+    return _keywords.factory(like, random=random, like=True)
 
 
 zeros_like = _like(zeros)
 ones_like = _like(ones)
-rand_like = _like(rand)
-randn_like = _like(randn)
+empty_like = _like(empty)
+rand_like = _like(rand, random=True)
+randn_like = _like(randn, random=True)
 
 
-def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
+def _full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
     dt = input.dtype if dtype is None else dtype
     dev = input.device if device is None else device
     return full(input.shape, fill_value, dtype=dt, device=dev, requires_grad=requires_grad)
 
 
-def _method(name):
-    def call(t, *args, **kwargs):
-        return getattr(t, name)(*args, **kwargs)
+def _randint_like(input, low=0, high=None, *, dtype=None, device=None):
+    return _random.randint_like(input, low, high, dtype=dtype, device=device)
 
-    call.__name__ = name
-    call.__doc__ = f"vkml.{name}(t, ...) is t.{name}(...)."
+
+_full_like.__name__, _randint_like.__name__ = "full_like", "randint_like"
+full_like = _keywords.factory(_full_like, like=True)
+randint_like = _keywords.factory(_randint_like, random=True, like=True)
+
+
+def _out(fn):
+    """A function of vkml._random with torch's `out=`."""
+
+    def call(*args, out=None, **kwargs):
+        return _keywords.write_out(fn(*args, **kwargs), out, fn.__name__)
+
+    call.__name__ = fn.__name__
+    call.__doc__ = fn.__doc__
+    sig = inspect.signature(fn)
+    call.__signature__ = sig.replace(
+        parameters=[*sig.parameters.values(), inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None)]
+    )
     return call
 
 
+bernoulli = _out(_random.bernoulli)
+multinomial = _out(_random.multinomial)
+cat = _out(_vkml.cat)
+stack = _out(_vkml.stack)
+
+
+def where(condition, input, other, *, out=None):
+    """where(condition, input, other): input where condition holds, else other (tensors or numbers)."""
+    return _keywords.write_out(_vkml.where(condition, input, other), out, "where")
+
+
+def result_type(tensor=None, other=None, *, scalar=None, scalar1=None, scalar2=None):
+    """The dtype torch's promotion gives two operands (tensors or numbers), under any of torch's names for them:
+    (tensor, other), (scalar, tensor), (tensor, scalar) or (scalar1, scalar2). Promotion is symmetric."""
+    if scalar1 is not None or scalar2 is not None:
+        a, b = scalar1, scalar2
+    elif scalar is not None:
+        a, b = scalar, tensor if tensor is not None else other
+    else:
+        a, b = tensor, other
+    if a is None or b is None:
+        raise TypeError("result_type() takes two operands")
+    return _vkml.result_type(a, b)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    return tensor.split(split_size_or_sections, dim)
+
+
+# torch's functions that have no `out=` (views, and functions torch gives none).
+_NO_OUT = set(
+    """
+reshape permute transpose t squeeze unsqueeze flatten broadcast_to narrow repeat tile chunk unbind masked_fill roll
+diagonal relu isnan isinf isfinite
+""".split()
+)
 _FUNCTIONS = """
 add sub mul div relu square reciprocal maximum minimum bitwise_and bitwise_or bitwise_xor bitwise_not logical_and
 logical_or logical_xor logical_not eq ne lt le gt ge matmul sum mean amax max argmax amin min argmin all any reshape
-permute transpose t squeeze unsqueeze flatten broadcast_to flip narrow repeat tile tril triu split chunk unbind
+permute transpose t squeeze unsqueeze flatten broadcast_to flip narrow repeat tile tril triu chunk unbind
 softmax log_softmax logsumexp sigmoid arcsin arccos arctan arcsinh arccosh arctanh log10 frac isnan isinf isfinite
 nan_to_num clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot pow lerp addcmul
 addcdiv var std mm bmm dot outer addmm masked_fill roll diagonal diag gather scatter scatter_add index_select
-take_along_dim sort argsort msort topk cumsum cumprod prod norm
+take_along_dim sort argsort msort topk cumsum cumprod prod norm round
 """.split()
 for _name in _methods.UNARY_PRIMITIVES + _FUNCTIONS:
-    globals()[_name] = _method(_name)
+    globals()[_name] = _keywords.function(_name, out=_name not in _NO_OUT)
 del _name, _FUNCTIONS
 
 from . import data, datasets, linalg, nn, optim  # noqa: E402 - they import the names above

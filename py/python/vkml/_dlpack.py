@@ -7,11 +7,18 @@ from . import tensor
 from ._vkml import Tensor
 
 
-def from_dlpack(ext_tensor):
+def from_dlpack(ext_tensor, *, device=None, copy=None):
     """A vkml tensor (on the CPU device) holding a copy of a host tensor that speaks DLPack (`__dlpack__`: a torch
     CPU tensor, a NumPy array, ...). A copy, unlike torch's zero-copy from_dlpack: vkml's buffers belong to its
     backends. torch's bfloat16, which NumPy cannot carry, comes over bit for bit; device tensors are refused with
-    the reason."""
+    the reason. `device` moves the result there; `copy=False` (never copy) is refused, as vkml always copies."""
+    if copy is False:
+        raise ValueError("from_dlpack(): copy=False is not supported; vkml always copies into its own buffers")
+    t = _from_dlpack(ext_tensor)
+    return t if device is None else t.to(device)
+
+
+def _from_dlpack(ext_tensor):
     where = getattr(ext_tensor, "__dlpack_device__", None)
     kind = where()[0] if where is not None else 1
     if kind not in (1, 3):  # kDLCPU and kDLCUDAHost (pinned host memory) are host memory

@@ -94,8 +94,9 @@ def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _vkml._moment(self, True, dim, unbiased, keepdim, correction)
 
 
-def addmm(self, mat1, mat2, *, beta=1.0, alpha=1.0):
-    return _vkml._addmm(self, mat1, mat2, beta, alpha)
+def addmm(self, mat1, mat2, out_dtype=None, *, beta=1.0, alpha=1.0):
+    a, b = _widened(mat1, mat2, out_dtype, "addmm")
+    return _vkml._addmm(self if a is mat1 else self.float(), a, b, beta, alpha)
 
 
 def addcmul(self, tensor1, tensor2, *, value=1.0):
@@ -179,10 +180,10 @@ def argsort(self, dim=-1, descending=False, stable=False):
     return _vkml._argsort(self, dim, descending)
 
 
-def bernoulli(self, p=None):
+def bernoulli(self, p=None, *, generator=None):
     from . import _random
 
-    return _random.bernoulli(self, p)
+    return _random.bernoulli(self, p, generator=generator)
 
 
 def cumsum(self, dim, *, dtype=None):
@@ -256,12 +257,24 @@ for _fn in (
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")
 
 
-def _mm(self, mat2):
-    return _vkml._product(self, "mm", mat2)
+def _widened(a, b, out_dtype, name):
+    """torch's `out_dtype`: float16/bfloat16 operands with a float32 result. The products of 16-bit floats are exact
+    in float32, so multiplying float32 copies is the float32-accumulated product, unrounded."""
+    if out_dtype is None or out_dtype == a.dtype:
+        return a, b
+    if out_dtype == _vkml.float32 and a.dtype in (_vkml.float16, _vkml.bfloat16) and b.dtype == a.dtype:
+        return a.float(), b.float()
+    raise RuntimeError(f"{name}(): out_dtype={out_dtype} is supported for float16 or bfloat16 inputs with float32 only")
 
 
-def _bmm(self, mat2):
-    return _vkml._product(self, "bmm", mat2)
+def _mm(self, mat2, out_dtype=None):
+    a, b = _widened(self, mat2, out_dtype, "mm")
+    return _vkml._product(a, "mm", b)
+
+
+def _bmm(self, mat2, out_dtype=None):
+    a, b = _widened(self, mat2, out_dtype, "bmm")
+    return _vkml._product(a, "bmm", b)
 
 
 def _dot(self, tensor):

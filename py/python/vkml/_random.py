@@ -15,18 +15,21 @@ def _grad(t, requires_grad):
     return t.requires_grad_() if requires_grad else t
 
 
-def randint(*args, size=None, dtype=None, device=None, requires_grad=False, generator=None):
-    """randint(high, size) or randint(low, high, size): integers uniform in [low, high), int64 by default."""
+def randint(*args, low=None, high=None, size=None, dtype=None, device=None, requires_grad=False, generator=None):
+    """randint(high, size) or randint(low, high, size), positionally or by torch's keywords: integers uniform in
+    [low, high), int64 by default."""
     if generator is not None:
         raise ValueError("randint(): generator= is not supported; seed with vkml.manual_seed")
-    if size is not None:
-        args = (*args, size)
-    if len(args) == 2:
-        low, (high, size) = 0, args
-    elif len(args) == 3:
-        low, high, size = args
-    else:
+    args = list(args)
+    if size is None and args and not isinstance(args[-1], int):
+        size = args.pop()
+    if high is None and args:
+        high = args.pop()
+    if low is None and args:
+        low = args.pop()
+    if args or high is None or size is None:
         raise TypeError("randint() takes (high, size) or (low, high, size)")
+    low = 0 if low is None else low
     return _grad(_vkml._randint(int(low), int(high), _sizes(size), dtype, device), requires_grad)
 
 

@@ -1,18 +1,15 @@
 """`vkml.nn.functional`: torch's functional forms; the math is Rust (vkml_core::api::nn)."""
 
-from .. import _vkml
+import inspect
+
+from .. import _keywords, _vkml
 from .._vkml import (
     adaptive_avg_pool2d,
-    avg_pool2d,
     batch_norm,
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
     celu,
     conv1d,
     conv2d,
     conv_transpose2d,
-    cross_entropy,
-    dropout,
     elu,
     embedding,
     gelu,
@@ -20,20 +17,14 @@ from .._vkml import (
     hardsigmoid,
     hardswish,
     hardtanh,
-    huber_loss,
     interpolate,
-    kl_div,
-    l1_loss,
     layer_norm,
     leaky_relu,
     linear,
-    log_softmax,
     logsigmoid,
     logsumexp,
     max_pool2d,
     mish,
-    mse_loss,
-    nll_loss,
     one_hot,
     pad,
     relu6,
@@ -41,10 +32,64 @@ from .._vkml import (
     selu,
     sigmoid,
     silu,
-    smooth_l1_loss,
-    softmax,
     softplus,
     softsign,
+)
+from .losses import (
+    avg_pool2d,
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cross_entropy,
+    dropout,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+    smooth_l1_loss,
+)
+
+
+def _softmax_dim(input, dim, name, stacklevel):
+    """torch's implicit dim (deprecated there, with a warning placed `stacklevel` frames up): 0 for 0-, 1- and 3-D
+    inputs, else 1."""
+    if dim is not None:
+        return dim
+    import warnings
+
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
+    return 0 if input.ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    return _vkml.softmax(input, _softmax_dim(input, dim, "softmax", _stacklevel), dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    return _vkml.log_softmax(input, _softmax_dim(input, dim, "log_softmax", _stacklevel), dtype)
+
+
+def _inplace(fn):
+    """`fn` whose `inplace=True` writes the result into its input (a new version of the input's storage)."""
+    sig = inspect.signature(fn)
+
+    def call(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        flag = bound.arguments.get("inplace", False)
+        bound.arguments["inplace"] = False
+        return _keywords.inplace(bound.arguments["input"], fn(*bound.args, **bound.kwargs), flag)
+
+    call.__name__ = fn.__name__
+    call.__doc__ = fn.__doc__
+    call.__signature__ = sig
+    return call
+
+
+hardtanh, relu6, leaky_relu, elu, selu, celu, silu, mish, hardsigmoid, hardswish = map(
+    _inplace, (hardtanh, relu6, leaky_relu, elu, selu, celu, silu, mish, hardsigmoid, hardswish)
 )
 
 
@@ -118,9 +163,7 @@ def tanh(input):
 
 
 def relu(input, inplace=False):
-    if inplace:
-        raise NotImplementedError("relu(inplace=True): in-place activations are not supported; use inplace=False")
-    return input.relu()
+    return _keywords.inplace(input, input.relu(), inplace)
 
 
 __all__ = [

@@ -3,6 +3,7 @@ computes torch's fan and gain scalars."""
 
 import math
 
+from .. import _keywords
 from .._vkml import set_grad_enabled
 
 
@@ -36,11 +37,13 @@ def _fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
-def uniform_(tensor, a=0.0, b=1.0):
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    _keywords.check_generator(generator, "uniform_")
     return tensor.uniform_(a, b)
 
 
-def normal_(tensor, mean=0.0, std=1.0):
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    _keywords.check_generator(generator, "normal_")
     return tensor.normal_(mean, std)
 
 
@@ -60,22 +63,26 @@ def ones_(tensor):
     return constant_(tensor, 1.0)
 
 
-def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    _keywords.check_generator(generator, "kaiming_uniform_")
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
     bound = math.sqrt(3.0) * std
     return tensor.uniform_(-bound, bound)
 
 
-def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
+def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    _keywords.check_generator(generator, "kaiming_normal_")
     return tensor.normal_(0.0, calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)))
 
 
-def xavier_uniform_(tensor, gain=1.0):
+def xavier_uniform_(tensor, gain=1.0, generator=None):
+    _keywords.check_generator(generator, "xavier_uniform_")
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
     return tensor.uniform_(-bound, bound)
 
 
-def xavier_normal_(tensor, gain=1.0):
+def xavier_normal_(tensor, gain=1.0, generator=None):
+    _keywords.check_generator(generator, "xavier_normal_")
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return tensor.normal_(0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))

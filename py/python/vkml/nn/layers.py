@@ -1,10 +1,11 @@
 """Layers with torch's parameter names, shapes and default initialisation, and the activation and container
 modules."""
 
+import inspect
 import math
 from collections import OrderedDict
 
-from .. import _vkml
+from .. import _keywords, _vkml
 from . import functional as F
 from . import init
 from .module import Module
@@ -279,12 +280,23 @@ class MaxPool2d(Module):
 
 
 class AvgPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0):
+    def __init__(
+        self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
+    ):
         super().__init__()
         self.kernel_size, self.stride, self.padding = kernel_size, stride or kernel_size, padding
+        self.ceil_mode, self.count_include_pad, self.divisor_override = ceil_mode, count_include_pad, divisor_override
 
     def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding)
+        return F.avg_pool2d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
 
 
 class AdaptiveAvgPool2d(Module):
@@ -447,85 +459,97 @@ class ModuleDict(Module):
 
 
 class _Loss(Module):
-    def __init__(self, reduction="mean"):
+    """torch's loss base: the legacy `size_average`/`reduce` flags, given, decide `reduction` as in torch."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
-        self.reduction = reduction
+        self.reduction = _keywords.legacy_reduction(size_average, reduce, reduction)
 
 
-class CrossEntropyLoss(_Loss):
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
-        super().__init__(reduction)
+class _WeightedLoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    def __init__(
+        self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean", label_smoothing=0.0
+    ):
+        super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
 
     def forward(self, input, target):
-        return F.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction, self.label_smoothing)
+        return F.cross_entropy(
+            input,
+            target,
+            self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            label_smoothing=self.label_smoothing,
+        )
 
 
-class NLLLoss(_Loss):
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
-        super().__init__(reduction)
-        self.register_buffer("weight", weight)
+class NLLLoss(_WeightedLoss):
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
     def forward(self, input, target):
-        return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
+        return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
 
 
 class MSELoss(_Loss):
     def forward(self, input, target):
-        return F.mse_loss(input, target, self.reduction)
+        return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):
     def forward(self, input, target):
-        return F.l1_loss(input, target, self.reduction)
+        return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):
-    def __init__(self, reduction="mean", beta=1.0):
-        super().__init__(reduction)
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
         self.beta = beta
 
     def forward(self, input, target):
-        return F.smooth_l1_loss(input, target, self.reduction, self.beta)
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
 class HuberLoss(_Loss):
     def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         self.delta = delta
 
     def forward(self, input, target):
-        return F.huber_loss(input, target, self.reduction, self.delta)
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
-class BCELoss(_Loss):
-    def __init__(self, weight=None, reduction="mean"):
-        super().__init__(reduction)
-        self.register_buffer("weight", weight)
-
+class BCELoss(_WeightedLoss):
     def forward(self, input, target):
-        return F.binary_cross_entropy(input, target, self.weight, self.reduction)
+        return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
 
 
-class BCEWithLogitsLoss(_Loss):
-    def __init__(self, weight=None, reduction="mean", pos_weight=None):
-        super().__init__(reduction)
-        self.register_buffer("weight", weight)
+class BCEWithLogitsLoss(_WeightedLoss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
+        super().__init__(weight, size_average, reduce, reduction)
         self.register_buffer("pos_weight", pos_weight)
 
     def forward(self, input, target):
-        return F.binary_cross_entropy_with_logits(input, target, self.weight, self.reduction, self.pos_weight)
+        return F.binary_cross_entropy_with_logits(
+            input, target, self.weight, reduction=self.reduction, pos_weight=self.pos_weight
+        )
 
 
 class KLDivLoss(_Loss):
-    def __init__(self, reduction="mean", log_target=False):
-        super().__init__(reduction)
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction)
         self.log_target = log_target
 
     def forward(self, input, target):
-        return F.kl_div(input, target, self.reduction, self.log_target)
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
 class Tanh(Module):
@@ -566,6 +590,10 @@ def _activation(name, fn, **defaults):
             values[k] = v
         _Activation.__init__(self, **values)
 
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + [
+        inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v) for k, v in defaults.items()
+    ]
+    __init__.__signature__ = inspect.Signature(params)
     return type(name, (_Activation,), {"__init__": __init__, "_fn": staticmethod(fn)})
 
 
@@ -581,5 +609,16 @@ LogSigmoid = _activation("LogSigmoid", F.logsigmoid)
 Softsign = _activation("Softsign", F.softsign)
 Hardsigmoid = _activation("Hardsigmoid", F.hardsigmoid, inplace=False)
 Hardswish = _activation("Hardswish", F.hardswish, inplace=False)
-Hardtanh = _activation("Hardtanh", F.hardtanh, min_val=-1.0, max_val=1.0, inplace=False)
+_Hardtanh = _activation("Hardtanh", F.hardtanh, min_val=-1.0, max_val=1.0, inplace=False)
+
+
+class Hardtanh(_Hardtanh):
+    """torch's deprecated `min_value`/`max_value` spellings, when given, replace `min_val`/`max_val`."""
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
+        min_val = min_val if min_value is None else min_value
+        max_val = max_val if max_value is None else max_value
+        super().__init__(min_val, max_val, inplace)
+
+
 ReLU6 = _activation("ReLU6", F.relu6, inplace=False)

@@ -113,15 +113,16 @@ class Module:
         self.add_module(name, module)
 
     # ---- traversal
-    def named_modules(self, memo=None, prefix=""):
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         memo = set() if memo is None else memo
         if id(self) in memo:
             return
-        memo.add(id(self))
+        if remove_duplicate:
+            memo.add(id(self))
         yield prefix, self
         for name, m in self._modules.items():
             if m is not None:
-                yield from m.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+                yield from m.named_modules(memo, f"{prefix}.{name}" if prefix else name, remove_duplicate)
 
     def modules(self):
         for _, m in self.named_modules():
@@ -146,8 +147,16 @@ class Module:
                 seen.add(id(v))
                 yield (f"{mp}.{name}" if mp else name), v
 
-    def named_parameters(self, prefix="", recurse=True):
-        yield from self._named("_parameters", prefix, recurse)
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """Each parameter once (`remove_duplicate`), or under every name it has (a tied weight twice)."""
+        if remove_duplicate:
+            yield from self._named("_parameters", prefix, recurse)
+            return
+        mods = self.named_modules(prefix=prefix, remove_duplicate=False) if recurse else [(prefix, self)]
+        for mp, m in mods:
+            for name, v in m._parameters.items():
+                if v is not None:
+                    yield (f"{mp}.{name}" if mp else name), v
 
     def parameters(self, recurse=True):
         for _, p in self.named_parameters(recurse=recurse):
@@ -234,8 +243,9 @@ class Module:
                     out[f"{mp}.{name}" if mp else name] = b if keep_vars else b.detach()
         return out
 
-    def load_state_dict(self, state_dict, strict=True):
-        """Copy values in from vkml tensors, NumPy arrays or torch tensors, by torch's names."""
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copy values in from vkml tensors, NumPy arrays or torch tensors, by torch's names; with `assign`, the
+        loaded tensors replace the module's own (parameters keep their requires_grad), as in torch."""
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
@@ -255,11 +265,24 @@ class Module:
                     f"the shape in current model is {tuple(target.shape)}."
                 )
                 continue
+            if assign:
+                self._assign(k, src, target)
+                continue
             with no_grad():
                 target.copy_(src.to(target.device, target.dtype))
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _assign(self, key, src, target):
+        path, _, name = key.rpartition(".")
+        owner = self
+        for part in path.split(".") if path else []:
+            owner = owner._modules[part]
+        if name in owner._parameters:
+            owner._parameters[name] = Parameter(src.detach(), requires_grad=target.requires_grad)
+        else:
+            owner._buffers[name] = src.detach()
 
     # ---- printing
     def extra_repr(self):

@@ -5,6 +5,16 @@ from .. import _vkml
 from .optimizer import Optimizer
 
 
+def _flags(name, foreach=None, fused=None, capturable=False, differentiable=False):
+    """torch's implementation switches, kept in the defaults as torch keeps them: `foreach`, `fused` and
+    `capturable` choose how torch's kernels run (one kernel per parameter or fused, CUDA-graph capture) and give
+    the same values, so vkml, whose update is one Rust call per group, takes them and changes nothing;
+    `differentiable=True` (autograd through the step) is refused."""
+    if differentiable:
+        raise ValueError(f"{name}: differentiable=True is not supported (the step runs outside autograd)")
+    return dict(foreach=foreach, fused=fused, capturable=capturable, differentiable=differentiable)
+
+
 def _check(lr, **more):
     if lr < 0.0:
         raise ValueError(f"Invalid learning rate: {lr}")
@@ -14,10 +24,24 @@ def _check(lr, **more):
 
 
 class SGD(Optimizer):
-    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False):
+    def __init__(
+        self,
+        params,
+        lr=1e-3,
+        momentum=0,
+        dampening=0,
+        weight_decay=0,
+        nesterov=False,
+        *,
+        maximize=False,
+        foreach=None,
+        differentiable=False,
+        fused=None,
+    ):
         _check(lr, momentum=momentum, weight_decay=weight_decay)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        flags = _flags("SGD", foreach, fused, False, differentiable)
         defaults = dict(
             lr=lr,
             momentum=momentum,
@@ -25,6 +49,7 @@ class SGD(Optimizer):
             weight_decay=weight_decay,
             nesterov=nesterov,
             maximize=maximize,
+            **flags,
         )
         super().__init__(params, defaults)
 
@@ -48,13 +73,37 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     _decoupled = False
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *, maximize=False):
+    def __init__(
+        self,
+        params,
+        lr=1e-3,
+        betas=(0.9, 0.999),
+        eps=1e-8,
+        weight_decay=0,
+        amsgrad=False,
+        *,
+        foreach=None,
+        maximize=False,
+        capturable=False,
+        differentiable=False,
+        fused=None,
+        decoupled_weight_decay=False,
+    ):
         _check(lr, eps=eps, weight_decay=weight_decay)
+        flags = _flags(type(self).__name__, foreach, fused, capturable, differentiable)
+        self._decoupled = self._decoupled or decoupled_weight_decay
         for i, b in enumerate(betas):
             if not 0.0 <= b < 1.0:
                 raise ValueError(f"Invalid beta parameter at index {i}: {b}")
         defaults = dict(
-            lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize
+            lr=lr,
+            betas=tuple(betas),
+            eps=eps,
+            weight_decay=weight_decay,
+            amsgrad=amsgrad,
+            maximize=maximize,
+            decoupled_weight_decay=self._decoupled,
+            **flags,
         )
         super().__init__(params, defaults)
 
@@ -86,16 +135,52 @@ class AdamW(Adam):
     _decoupled = True
 
     def __init__(
-        self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *, maximize=False
+        self,
+        params,
+        lr=1e-3,
+        betas=(0.9, 0.999),
+        eps=1e-8,
+        weight_decay=1e-2,
+        amsgrad=False,
+        *,
+        maximize=False,
+        foreach=None,
+        capturable=False,
+        differentiable=False,
+        fused=None,
     ):
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            maximize=maximize,
+            foreach=foreach,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+        )
 
 
 class RMSprop(Optimizer):
     def __init__(
-        self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False, *, maximize=False
+        self,
+        params,
+        lr=1e-2,
+        alpha=0.99,
+        eps=1e-8,
+        weight_decay=0,
+        momentum=0,
+        centered=False,
+        capturable=False,
+        foreach=None,
+        maximize=False,
+        differentiable=False,
     ):
         _check(lr, eps=eps, weight_decay=weight_decay, momentum=momentum, alpha=alpha)
+        flags = _flags("RMSprop", foreach, None, capturable, differentiable)
         defaults = dict(
             lr=lr,
             alpha=alpha,
@@ -104,6 +189,7 @@ class RMSprop(Optimizer):
             momentum=momentum,
             centered=centered,
             maximize=maximize,
+            **flags,
         )
         super().__init__(params, defaults)
 
@@ -132,8 +218,20 @@ class RMSprop(Optimizer):
 
 class Adagrad(Optimizer):
     def __init__(
-        self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, *, maximize=False
+        self,
+        params,
+        lr=1e-2,
+        lr_decay=0,
+        weight_decay=0,
+        initial_accumulator_value=0,
+        eps=1e-10,
+        foreach=None,
+        *,
+        maximize=False,
+        differentiable=False,
+        fused=None,
     ):
+        flags = _flags("Adagrad", foreach, fused, False, differentiable)
         _check(
             lr,
             lr_decay=lr_decay,
@@ -148,6 +246,7 @@ class Adagrad(Optimizer):
             eps=eps,
             initial_accumulator_value=initial_accumulator_value,
             maximize=maximize,
+            **flags,
         )
         super().__init__(params, defaults)
 
