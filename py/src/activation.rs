@@ -20,110 +20,92 @@ fn not_inplace(name: &str, inplace: bool) -> PyResult<()> {
 
 #[pyfunction]
 #[pyo3(signature = (input, min_val = -1.0, max_val = 1.0, inplace = false))]
-fn hardtanh(input: PyRef<'_, Tensor>, min_val: f64, max_val: f64, inplace: bool) -> PyResult<Tensor> {
+pub fn hardtanh(input: PyRef<'_, Tensor>, min_val: f64, max_val: f64, inplace: bool) -> PyResult<Tensor> {
     not_inplace("hardtanh", inplace)?;
     Ok(Tensor(act::hardtanh(&input.0, min_val, max_val).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, inplace = false))]
-fn relu6(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
+pub fn relu6(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
     not_inplace("relu6", inplace)?;
     Ok(Tensor(act::relu6(&input.0).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, negative_slope = 0.01, inplace = false))]
-fn leaky_relu(input: PyRef<'_, Tensor>, negative_slope: f64, inplace: bool) -> PyResult<Tensor> {
+pub fn leaky_relu(input: PyRef<'_, Tensor>, negative_slope: f64, inplace: bool) -> PyResult<Tensor> {
     not_inplace("leaky_relu", inplace)?;
     Ok(Tensor(act::leaky_relu(&input.0, negative_slope).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, alpha = 1.0, inplace = false))]
-fn elu(input: PyRef<'_, Tensor>, alpha: f64, inplace: bool) -> PyResult<Tensor> {
+pub fn elu(input: PyRef<'_, Tensor>, alpha: f64, inplace: bool) -> PyResult<Tensor> {
     not_inplace("elu", inplace)?;
     Ok(Tensor(act::elu(&input.0, alpha).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, inplace = false))]
-fn selu(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
+pub fn selu(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
     not_inplace("selu", inplace)?;
     Ok(Tensor(act::selu(&input.0).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, alpha = 1.0, inplace = false))]
-fn celu(input: PyRef<'_, Tensor>, alpha: f64, inplace: bool) -> PyResult<Tensor> {
+pub fn celu(input: PyRef<'_, Tensor>, alpha: f64, inplace: bool) -> PyResult<Tensor> {
     not_inplace("celu", inplace)?;
     Ok(Tensor(act::celu(&input.0, alpha).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, approximate = "none"))]
-fn gelu(input: PyRef<'_, Tensor>, approximate: &str) -> PyResult<Tensor> {
+pub fn gelu(input: PyRef<'_, Tensor>, approximate: &str) -> PyResult<Tensor> {
     Ok(Tensor(act::gelu(&input.0, approximate).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, inplace = false))]
-fn silu(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
+pub fn silu(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
     not_inplace("silu", inplace)?;
     Ok(Tensor(act::silu(&input.0).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, inplace = false))]
-fn mish(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
+pub fn mish(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
     not_inplace("mish", inplace)?;
     Ok(Tensor(act::mish(&input.0).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, beta = 1.0, threshold = 20.0))]
-fn softplus(input: PyRef<'_, Tensor>, beta: f64, threshold: f64) -> PyResult<Tensor> {
+pub fn softplus(input: PyRef<'_, Tensor>, beta: f64, threshold: f64) -> PyResult<Tensor> {
     Ok(Tensor(act::softplus(&input.0, beta, threshold).py()?))
 }
 
 #[pyfunction]
-fn logsigmoid(input: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+pub fn logsigmoid(input: PyRef<'_, Tensor>) -> PyResult<Tensor> {
     Ok(Tensor(act::logsigmoid(&input.0).py()?))
 }
 
 #[pyfunction]
-fn softsign(input: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+pub fn softsign(input: PyRef<'_, Tensor>) -> PyResult<Tensor> {
     Ok(Tensor(act::softsign(&input.0).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, inplace = false))]
-fn hardsigmoid(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
+pub fn hardsigmoid(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
     not_inplace("hardsigmoid", inplace)?;
     Ok(Tensor(act::hardsigmoid(&input.0).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, inplace = false))]
-fn hardswish(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
+pub fn hardswish(input: PyRef<'_, Tensor>, inplace: bool) -> PyResult<Tensor> {
     not_inplace("hardswish", inplace)?;
     Ok(Tensor(act::hardswish(&input.0).py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(hardtanh, m)?)?;
-    m.add_function(wrap_pyfunction!(relu6, m)?)?;
-    m.add_function(wrap_pyfunction!(leaky_relu, m)?)?;
-    m.add_function(wrap_pyfunction!(elu, m)?)?;
-    m.add_function(wrap_pyfunction!(selu, m)?)?;
-    m.add_function(wrap_pyfunction!(celu, m)?)?;
-    m.add_function(wrap_pyfunction!(gelu, m)?)?;
-    m.add_function(wrap_pyfunction!(silu, m)?)?;
-    m.add_function(wrap_pyfunction!(mish, m)?)?;
-    m.add_function(wrap_pyfunction!(softplus, m)?)?;
-    m.add_function(wrap_pyfunction!(logsigmoid, m)?)?;
-    m.add_function(wrap_pyfunction!(softsign, m)?)?;
-    m.add_function(wrap_pyfunction!(hardsigmoid, m)?)?;
-    m.add_function(wrap_pyfunction!(hardswish, m)?)?;
-    Ok(())
 }

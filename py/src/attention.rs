@@ -14,7 +14,7 @@ fn core(t: &Option<PyRef<'_, Tensor>>) -> Option<vkml_core::api::Tensor> {
 #[pyfunction]
 #[pyo3(signature = (query, key, value, attn_mask = None, dropout_p = 0.0, is_causal = false, scale = None, enable_gqa = false))]
 #[allow(clippy::too_many_arguments)]
-fn scaled_dot_product_attention(
+pub fn scaled_dot_product_attention(
     query: PyRef<'_, Tensor>,
     key: PyRef<'_, Tensor>,
     value: PyRef<'_, Tensor>,
@@ -41,7 +41,7 @@ fn scaled_dot_product_attention(
     q_proj_weight = None, k_proj_weight = None, v_proj_weight = None, bias_k = None, bias_v = None,
     add_zero_attn = false))]
 #[allow(clippy::too_many_arguments)]
-fn _multi_head_attention(
+pub fn _multi_head_attention(
     query: PyRef<'_, Tensor>,
     key: PyRef<'_, Tensor>,
     value: PyRef<'_, Tensor>,
@@ -99,10 +99,4 @@ fn _multi_head_attention(
     };
     let (out, w) = multi_head_attention(&m, &query.0, &key.0, &value.0, &call).py()?;
     Ok((Tensor(out), w.map(Tensor)))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(scaled_dot_product_attention, m)?)?;
-    m.add_function(wrap_pyfunction!(_multi_head_attention, m)?)?;
-    Ok(())
 }

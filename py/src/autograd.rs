@@ -38,7 +38,7 @@ pub fn inputs_arg(inputs: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<Core
 /// `torch.autograd.backward`.
 #[pyfunction]
 #[pyo3(signature = (tensors, grad_tensors = None, retain_graph = None, create_graph = false, inputs = None))]
-fn backward(
+pub fn backward(
     py: Python<'_>,
     tensors: &Bound<'_, PyAny>,
     grad_tensors: Option<&Bound<'_, PyAny>>,
@@ -70,20 +70,12 @@ fn backward(
 }
 
 #[pyfunction]
-fn is_grad_enabled() -> bool {
+pub fn is_grad_enabled() -> bool {
     vkml_core::tensor::grad::is_grad_enabled()
 }
 
 /// Set grad mode for this thread; returns the previous mode (the `no_grad` context manager restores it).
 #[pyfunction]
-fn set_grad_enabled(on: bool) -> bool {
+pub fn set_grad_enabled(on: bool) -> bool {
     vkml_core::tensor::grad::set_grad_enabled(on)
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(backward, m)?)?;
-    m.add_function(wrap_pyfunction!(is_grad_enabled, m)?)?;
-    m.add_function(wrap_pyfunction!(set_grad_enabled, m)?)?;
-    m.add_class::<GradNode>()?;
-    Ok(())
 }

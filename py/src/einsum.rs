@@ -10,7 +10,7 @@ use crate::pytensor::Tensor;
 
 #[pyfunction]
 #[pyo3(signature = (equation, *operands))]
-fn einsum(equation: &str, operands: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
+pub fn einsum(equation: &str, operands: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
     let items: Vec<Bound<'_, PyAny>> = match operands.len() {
         // A single list or tuple of tensors, as torch also accepts.
         1 if operands.get_item(0)?.extract::<PyRef<'_, Tensor>>().is_err() => {
@@ -24,8 +24,4 @@ fn einsum(equation: &str, operands: &Bound<'_, PyTuple>) -> PyResult<Tensor> {
         ts.push(t.0.clone());
     }
     Ok(Tensor(core_einsum::einsum(equation, &ts).py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(einsum, m)?)
 }

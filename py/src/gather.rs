@@ -10,7 +10,7 @@ use crate::convert::{scalar, type_name, OrPy};
 use crate::pytensor::Tensor;
 
 #[pyfunction]
-fn _gather(t: PyRef<'_, Tensor>, dim: i64, index: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+pub fn _gather(t: PyRef<'_, Tensor>, dim: i64, index: PyRef<'_, Tensor>) -> PyResult<Tensor> {
     Ok(Tensor(gather::gather(&t.0, dim, &index.0).py()?))
 }
 
@@ -18,7 +18,7 @@ fn _gather(t: PyRef<'_, Tensor>, dim: i64, index: PyRef<'_, Tensor>) -> PyResult
 /// deprecated argument.
 #[pyfunction]
 #[pyo3(signature = (t, dim, index, src, add, reduce = None))]
-fn _scatter(
+pub fn _scatter(
     t: PyRef<'_, Tensor>,
     dim: i64,
     index: PyRef<'_, Tensor>,
@@ -48,13 +48,13 @@ fn _scatter(
 }
 
 #[pyfunction]
-fn _index_select(t: PyRef<'_, Tensor>, dim: i64, index: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+pub fn _index_select(t: PyRef<'_, Tensor>, dim: i64, index: PyRef<'_, Tensor>) -> PyResult<Tensor> {
     Ok(Tensor(gather::index_select(&t.0, dim, &index.0).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (t, indices, dim = None))]
-fn _take_along_dim(t: PyRef<'_, Tensor>, indices: PyRef<'_, Tensor>, dim: Option<i64>) -> PyResult<Tensor> {
+pub fn _take_along_dim(t: PyRef<'_, Tensor>, indices: PyRef<'_, Tensor>, dim: Option<i64>) -> PyResult<Tensor> {
     Ok(Tensor(gather::take_along_dim(&t.0, &indices.0, dim).py()?))
 }
 
@@ -62,7 +62,7 @@ fn _take_along_dim(t: PyRef<'_, Tensor>, indices: PyRef<'_, Tensor>, dim: Option
 /// implemented and says so.
 #[pyfunction]
 #[pyo3(signature = (input, weight, padding_idx = None, max_norm = None, norm_type = 2.0, scale_grad_by_freq = false, sparse = false))]
-fn embedding(
+pub fn embedding(
     input: PyRef<'_, Tensor>,
     weight: PyRef<'_, Tensor>,
     padding_idx: Option<i64>,
@@ -78,13 +78,4 @@ fn embedding(
         ));
     }
     Ok(Tensor(gather::embedding(&input.0, &weight.0, padding_idx).py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_gather, m)?)?;
-    m.add_function(wrap_pyfunction!(_scatter, m)?)?;
-    m.add_function(wrap_pyfunction!(_index_select, m)?)?;
-    m.add_function(wrap_pyfunction!(_take_along_dim, m)?)?;
-    m.add_function(wrap_pyfunction!(embedding, m)?)?;
-    Ok(())
 }

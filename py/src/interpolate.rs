@@ -26,7 +26,7 @@ fn factors(ob: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<f64>> {
 
 #[pyfunction]
 #[pyo3(signature = (input, size = None, scale_factor = None, mode = "nearest", align_corners = None, recompute_scale_factor = None, antialias = false))]
-fn interpolate(
+pub fn interpolate(
     input: PyRef<'_, Tensor>,
     size: Option<&Bound<'_, PyAny>>,
     scale_factor: Option<&Bound<'_, PyAny>>,
@@ -66,8 +66,4 @@ fn interpolate(
     }
     let r = core_interpolate(&input.0, size.as_deref(), scale.as_deref(), m, align_corners.unwrap_or(false));
     Ok(Tensor(r.py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(interpolate, m)?)
 }

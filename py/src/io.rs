@@ -104,9 +104,3 @@ pub fn load<'py>(
     }
     Ok(out)
 }
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(save, m)?)?;
-    m.add_function(wrap_pyfunction!(load, m)?)?;
-    Ok(())
-}

@@ -31,7 +31,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use vkml_backend_cpu::CpuBackend;
 use vkml_core::api::{create, Tensor as Core};
-use vkml_core::base::dtype::{DType, ALL_DTYPES};
+use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::dispatch;
 use vkml_core::graph::op::UnaryOp;
@@ -41,7 +41,7 @@ use vkml_core::tensor::realize;
 use vkml_core::util::stats::{get, COUNTERS};
 
 use convert::{from_numpy_name, opt_device, opt_dtype, scalar, shape_args, sizes, type_name, OrPy};
-use device::{Device, PyDType};
+use device::PyDType;
 use pytensor::{operand, Tensor};
 
 static CPU: Once = Once::new();
@@ -398,58 +398,90 @@ fn tolerance_dict<'py>(py: Python<'py>, tol: &Tolerance) -> PyResult<Bound<'py, 
     Ok(t)
 }
 
+/// The module: every function and class is listed once here (the type stubs are generated from this list).
 #[pymodule]
-fn _vkml(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    register_cpu();
-    m.add_class::<Tensor>()?;
-    m.add_class::<Device>()?;
-    m.add_class::<PyDType>()?;
-    for d in ALL_DTYPES {
-        m.add(d.name(), PyDType(d))?;
+#[allow(non_upper_case_globals)] // the dtype constants take torch's names
+mod _vkml {
+    #[pymodule_export]
+    use super::{
+        arange, cat, eye, from_numpy, full, is_eager, linspace, make_tensor, manual_seed, ones, op_table, rand, randn,
+        realize_, result_type, set_eager, stack, stats, synchronize, where_, zeros,
+    };
+    #[pymodule_export]
+    use crate::activation::{
+        celu, elu, gelu, hardsigmoid, hardswish, hardtanh, leaky_relu, logsigmoid, mish, relu6, selu, silu, softplus,
+        softsign,
+    };
+    #[pymodule_export]
+    use crate::attention::{_multi_head_attention, scaled_dot_product_attention};
+    #[pymodule_export]
+    use crate::autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode};
+    #[pymodule_export]
+    use crate::device::{
+        _force_matmul, _has_coop_matmul, _matmul_pipeline, best_device, devices, init_vulkan, Device, PyDType,
+    };
+    #[pymodule_export]
+    use crate::einsum::einsum;
+    #[pymodule_export]
+    use crate::gather::{_gather, _index_select, _scatter, _take_along_dim, embedding};
+    #[pymodule_export]
+    use crate::interpolate::interpolate;
+    #[pymodule_export]
+    use crate::io::{load, save};
+    #[pymodule_export]
+    use crate::loss::{
+        binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, kl_div, l1_loss, smooth_l1_loss,
+    };
+    #[pymodule_export]
+    use crate::math::{
+        _addc, _addmm, _binary, _clamp, _diag, _diagonal, _lerp, _masked_fill, _moment, _nan_to_num, _product, _roll,
+        _unary, _update,
+    };
+    #[pymodule_export]
+    use crate::nn::{
+        adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, cross_entropy, dropout,
+        group_norm, layer_norm, linear, log_softmax, logsumexp, max_pool2d, mse_loss, nll_loss, one_hot, sigmoid,
+        softmax,
+    };
+    #[pymodule_export]
+    use crate::optim::{adagrad_step, adam_step, rmsprop_step, sgd_step};
+    #[pymodule_export]
+    use crate::pad::pad;
+    #[pymodule_export]
+    use crate::pytensor::Tensor;
+    #[pymodule_export]
+    use crate::random::{_bernoulli, _empty, _multinomial, _normal, _randint, _randperm};
+    #[pymodule_export]
+    use crate::rnn::_rnn;
+    #[pymodule_export]
+    use crate::scan::{_cumulative, _prod};
+    #[pymodule_export]
+    use crate::sort::{_argsort, _sort, _topk};
+    #[pymodule_export]
+    use crate::vnorm::_norm;
+
+    use super::{DType, PyDType as D};
+
+    // The dtypes, under torch's names.
+    #[pymodule_export]
+    const bool: D = D(DType::Bool);
+    #[pymodule_export]
+    const int32: D = D(DType::I32);
+    #[pymodule_export]
+    const int64: D = D(DType::I64);
+    #[pymodule_export]
+    const float16: D = D(DType::F16);
+    #[pymodule_export]
+    const bfloat16: D = D(DType::BF16);
+    #[pymodule_export]
+    const float32: D = D(DType::F32);
+    #[pymodule_export]
+    const float64: D = D(DType::F64);
+
+    /// Register the CPU backend when the module loads.
+    #[pymodule_init]
+    fn init() -> pyo3::PyResult<()> {
+        super::register_cpu();
+        Ok(())
     }
-    m.add_function(wrap_pyfunction!(make_tensor, m)?)?;
-    m.add_function(wrap_pyfunction!(from_numpy, m)?)?;
-    m.add_function(wrap_pyfunction!(zeros, m)?)?;
-    m.add_function(wrap_pyfunction!(ones, m)?)?;
-    m.add_function(wrap_pyfunction!(full, m)?)?;
-    m.add_function(wrap_pyfunction!(arange, m)?)?;
-    m.add_function(wrap_pyfunction!(rand, m)?)?;
-    m.add_function(wrap_pyfunction!(randn, m)?)?;
-    m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
-    m.add_function(wrap_pyfunction!(linspace, m)?)?;
-    m.add_function(wrap_pyfunction!(eye, m)?)?;
-    autograd::register(m)?;
-    nn::register(m)?;
-    activation::register(m)?;
-    math::register(m)?;
-    gather::register(m)?;
-    loss::register(m)?;
-    sort::register(m)?;
-    random::register(m)?;
-    pad::register(m)?;
-    scan::register(m)?;
-    einsum::register(m)?;
-    vnorm::register(m)?;
-    attention::register(m)?;
-    interpolate::register(m)?;
-    rnn::register(m)?;
-    optim::register(m)?;
-    io::register(m)?;
-    m.add_function(wrap_pyfunction!(where_, m)?)?;
-    m.add_function(wrap_pyfunction!(result_type, m)?)?;
-    m.add_function(wrap_pyfunction!(cat, m)?)?;
-    m.add_function(wrap_pyfunction!(stack, m)?)?;
-    m.add_function(wrap_pyfunction!(realize_, m)?)?;
-    m.add_function(wrap_pyfunction!(synchronize, m)?)?;
-    m.add_function(wrap_pyfunction!(set_eager, m)?)?;
-    m.add_function(wrap_pyfunction!(is_eager, m)?)?;
-    m.add_function(wrap_pyfunction!(stats, m)?)?;
-    m.add_function(wrap_pyfunction!(op_table, m)?)?;
-    m.add_function(wrap_pyfunction!(device::init_vulkan, m)?)?;
-    m.add_function(wrap_pyfunction!(device::_force_matmul, m)?)?;
-    m.add_function(wrap_pyfunction!(device::_matmul_pipeline, m)?)?;
-    m.add_function(wrap_pyfunction!(device::_has_coop_matmul, m)?)?;
-    m.add_function(wrap_pyfunction!(device::devices, m)?)?;
-    m.add_function(wrap_pyfunction!(device::best_device, m)?)?;
-    Ok(())
 }

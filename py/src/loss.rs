@@ -15,25 +15,35 @@ fn red(reduction: &str) -> PyResult<Reduction> {
 
 #[pyfunction]
 #[pyo3(signature = (input, target, reduction = "mean"))]
-fn l1_loss(input: PyRef<'_, Tensor>, target: PyRef<'_, Tensor>, reduction: &str) -> PyResult<Tensor> {
+pub fn l1_loss(input: PyRef<'_, Tensor>, target: PyRef<'_, Tensor>, reduction: &str) -> PyResult<Tensor> {
     Ok(Tensor(loss::l1_loss(&input.0, &target.0, red(reduction)?).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, target, reduction = "mean", beta = 1.0))]
-fn smooth_l1_loss(input: PyRef<'_, Tensor>, target: PyRef<'_, Tensor>, reduction: &str, beta: f64) -> PyResult<Tensor> {
+pub fn smooth_l1_loss(
+    input: PyRef<'_, Tensor>,
+    target: PyRef<'_, Tensor>,
+    reduction: &str,
+    beta: f64,
+) -> PyResult<Tensor> {
     Ok(Tensor(loss::smooth_l1_loss(&input.0, &target.0, red(reduction)?, beta).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, target, reduction = "mean", delta = 1.0))]
-fn huber_loss(input: PyRef<'_, Tensor>, target: PyRef<'_, Tensor>, reduction: &str, delta: f64) -> PyResult<Tensor> {
+pub fn huber_loss(
+    input: PyRef<'_, Tensor>,
+    target: PyRef<'_, Tensor>,
+    reduction: &str,
+    delta: f64,
+) -> PyResult<Tensor> {
     Ok(Tensor(loss::huber_loss(&input.0, &target.0, red(reduction)?, delta).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, target, weight = None, reduction = "mean"))]
-fn binary_cross_entropy(
+pub fn binary_cross_entropy(
     input: PyRef<'_, Tensor>,
     target: PyRef<'_, Tensor>,
     weight: Option<PyRef<'_, Tensor>>,
@@ -45,7 +55,7 @@ fn binary_cross_entropy(
 
 #[pyfunction]
 #[pyo3(signature = (input, target, weight = None, reduction = "mean", pos_weight = None))]
-fn binary_cross_entropy_with_logits(
+pub fn binary_cross_entropy_with_logits(
     input: PyRef<'_, Tensor>,
     target: PyRef<'_, Tensor>,
     weight: Option<PyRef<'_, Tensor>>,
@@ -59,17 +69,12 @@ fn binary_cross_entropy_with_logits(
 
 #[pyfunction]
 #[pyo3(signature = (input, target, reduction = "mean", log_target = false))]
-fn kl_div(input: PyRef<'_, Tensor>, target: PyRef<'_, Tensor>, reduction: &str, log_target: bool) -> PyResult<Tensor> {
+pub fn kl_div(
+    input: PyRef<'_, Tensor>,
+    target: PyRef<'_, Tensor>,
+    reduction: &str,
+    log_target: bool,
+) -> PyResult<Tensor> {
     let r = KlReduction::parse(reduction).py()?;
     Ok(Tensor(loss::kl_div(&input.0, &target.0, r, log_target).py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(l1_loss, m)?)?;
-    m.add_function(wrap_pyfunction!(smooth_l1_loss, m)?)?;
-    m.add_function(wrap_pyfunction!(huber_loss, m)?)?;
-    m.add_function(wrap_pyfunction!(binary_cross_entropy, m)?)?;
-    m.add_function(wrap_pyfunction!(binary_cross_entropy_with_logits, m)?)?;
-    m.add_function(wrap_pyfunction!(kl_div, m)?)?;
-    Ok(())
 }

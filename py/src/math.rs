@@ -14,7 +14,7 @@ use crate::pytensor::{dims, operand_or_err, Tensor};
 
 /// The unary method `name` (primitives by their op-table names, torch's `arc*` aliases, and composites).
 #[pyfunction]
-fn _unary(t: PyRef<'_, Tensor>, name: &str) -> PyResult<Tensor> {
+pub fn _unary(t: PyRef<'_, Tensor>, name: &str) -> PyResult<Tensor> {
     let x = &t.0;
     let r = match name {
         "log10" => x.log10(),
@@ -34,7 +34,7 @@ fn _unary(t: PyRef<'_, Tensor>, name: &str) -> PyResult<Tensor> {
 
 /// The binary method `name` of `a` (a tensor or a number on either side).
 #[pyfunction]
-fn _binary(a: &Bound<'_, PyAny>, name: &str, b: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+pub fn _binary(a: &Bound<'_, PyAny>, name: &str, b: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     let (a, b) = (operand_or_err(a)?, operand_or_err(b)?);
     let r = match name {
         "fmod" => division::fmod(&a, &b),
@@ -51,19 +51,23 @@ fn _binary(a: &Bound<'_, PyAny>, name: &str, b: &Bound<'_, PyAny>) -> PyResult<T
 
 /// `t op= other` in place (torch's cast rule: the result must fit t's dtype), for methods bound in Python.
 #[pyfunction]
-fn _update(t: PyRef<'_, Tensor>, other: &Bound<'_, PyAny>, op: &str) -> PyResult<()> {
+pub fn _update(t: PyRef<'_, Tensor>, other: &Bound<'_, PyAny>, op: &str) -> PyResult<()> {
     t.0.update(&operand_or_err(other)?, op).py()
 }
 
 #[pyfunction]
 #[pyo3(signature = (t, nan = 0.0, posinf = None, neginf = None))]
-fn _nan_to_num(t: PyRef<'_, Tensor>, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> PyResult<Tensor> {
+pub fn _nan_to_num(t: PyRef<'_, Tensor>, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> PyResult<Tensor> {
     Ok(Tensor(t.0.nan_to_num(nan, posinf, neginf).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (t, min = None, max = None))]
-fn _clamp(t: PyRef<'_, Tensor>, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+pub fn _clamp(
+    t: PyRef<'_, Tensor>,
+    min: Option<&Bound<'_, PyAny>>,
+    max: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
     let lo = min.filter(|v| !v.is_none()).map(operand_or_err).transpose()?;
     let hi = max.filter(|v| !v.is_none()).map(operand_or_err).transpose()?;
     Ok(Tensor(activation::clamp(&t.0, lo.as_ref(), hi.as_ref()).py()?))
@@ -73,7 +77,7 @@ fn _clamp(t: PyRef<'_, Tensor>, min: Option<&Bound<'_, PyAny>>, max: Option<&Bou
 /// `correction` are exclusive; the default correction is 1.
 #[pyfunction]
 #[pyo3(signature = (t, is_std, dim = None, unbiased = None, keepdim = false, correction = None))]
-fn _moment(
+pub fn _moment(
     t: PyRef<'_, Tensor>,
     is_std: bool,
     dim: Option<&Bound<'_, PyAny>>,
@@ -98,7 +102,7 @@ fn _moment(
 
 /// mm, bmm, dot and outer by name.
 #[pyfunction]
-fn _product(a: PyRef<'_, Tensor>, name: &str, b: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+pub fn _product(a: PyRef<'_, Tensor>, name: &str, b: PyRef<'_, Tensor>) -> PyResult<Tensor> {
     let r = match name {
         "mm" => linalg::mm(&a.0, &b.0),
         "bmm" => linalg::bmm(&a.0, &b.0),
@@ -111,7 +115,7 @@ fn _product(a: PyRef<'_, Tensor>, name: &str, b: PyRef<'_, Tensor>) -> PyResult<
 
 #[pyfunction]
 #[pyo3(signature = (t, mat1, mat2, beta = 1.0, alpha = 1.0))]
-fn _addmm(
+pub fn _addmm(
     t: PyRef<'_, Tensor>,
     mat1: PyRef<'_, Tensor>,
     mat2: PyRef<'_, Tensor>,
@@ -124,7 +128,7 @@ fn _addmm(
 /// addcmul (`div = false`) and addcdiv.
 #[pyfunction]
 #[pyo3(signature = (t, t1, t2, div, value = 1.0))]
-fn _addc(
+pub fn _addc(
     t: PyRef<'_, Tensor>,
     t1: PyRef<'_, Tensor>,
     t2: PyRef<'_, Tensor>,
@@ -137,18 +141,18 @@ fn _addc(
 }
 
 #[pyfunction]
-fn _lerp(t: PyRef<'_, Tensor>, end: PyRef<'_, Tensor>, weight: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+pub fn _lerp(t: PyRef<'_, Tensor>, end: PyRef<'_, Tensor>, weight: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     Ok(Tensor(pointwise::lerp(&t.0, &end.0, &operand_or_err(weight)?).py()?))
 }
 
 #[pyfunction]
-fn _masked_fill(t: PyRef<'_, Tensor>, mask: PyRef<'_, Tensor>, value: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+pub fn _masked_fill(t: PyRef<'_, Tensor>, mask: PyRef<'_, Tensor>, value: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     Ok(Tensor(elementwise::masked_fill(&t.0, &mask.0, &operand_or_err(value)?).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (t, shifts, dims = None))]
-fn _roll(t: PyRef<'_, Tensor>, shifts: &Bound<'_, PyAny>, dims: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+pub fn _roll(t: PyRef<'_, Tensor>, shifts: &Bound<'_, PyAny>, dims: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
     let dims = match dims {
         Some(d) if !d.is_none() => int_list(d)?,
         _ => vec![],
@@ -158,30 +162,12 @@ fn _roll(t: PyRef<'_, Tensor>, shifts: &Bound<'_, PyAny>, dims: Option<&Bound<'_
 
 #[pyfunction]
 #[pyo3(signature = (t, offset = 0, dim1 = 0, dim2 = 1))]
-fn _diagonal(t: PyRef<'_, Tensor>, offset: i64, dim1: i64, dim2: i64) -> PyResult<Tensor> {
+pub fn _diagonal(t: PyRef<'_, Tensor>, offset: i64, dim1: i64, dim2: i64) -> PyResult<Tensor> {
     Ok(Tensor(t.0.diagonal(offset, dim1, dim2).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (t, diagonal = 0))]
-fn _diag(t: PyRef<'_, Tensor>, diagonal: i64) -> PyResult<Tensor> {
+pub fn _diag(t: PyRef<'_, Tensor>, diagonal: i64) -> PyResult<Tensor> {
     Ok(Tensor(t.0.diag(diagonal).py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_unary, m)?)?;
-    m.add_function(wrap_pyfunction!(_binary, m)?)?;
-    m.add_function(wrap_pyfunction!(_update, m)?)?;
-    m.add_function(wrap_pyfunction!(_nan_to_num, m)?)?;
-    m.add_function(wrap_pyfunction!(_clamp, m)?)?;
-    m.add_function(wrap_pyfunction!(_moment, m)?)?;
-    m.add_function(wrap_pyfunction!(_product, m)?)?;
-    m.add_function(wrap_pyfunction!(_addmm, m)?)?;
-    m.add_function(wrap_pyfunction!(_addc, m)?)?;
-    m.add_function(wrap_pyfunction!(_lerp, m)?)?;
-    m.add_function(wrap_pyfunction!(_masked_fill, m)?)?;
-    m.add_function(wrap_pyfunction!(_roll, m)?)?;
-    m.add_function(wrap_pyfunction!(_diagonal, m)?)?;
-    m.add_function(wrap_pyfunction!(_diag, m)?)?;
-    Ok(())
 }

@@ -299,26 +299,3 @@ fn with_dtype(input: &Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<vkml
 pub fn one_hot(tensor: PyRef<'_, Tensor>, num_classes: i64) -> PyResult<Tensor> {
     Ok(Tensor(nn::one_hot(&tensor.0, num_classes).py()?))
 }
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(one_hot, m)?)?;
-    m.add_function(wrap_pyfunction!(linear, m)?)?;
-    m.add_function(wrap_pyfunction!(sigmoid, m)?)?;
-    m.add_function(wrap_pyfunction!(softmax, m)?)?;
-    m.add_function(wrap_pyfunction!(log_softmax, m)?)?;
-    m.add_function(wrap_pyfunction!(logsumexp, m)?)?;
-    m.add_function(wrap_pyfunction!(cross_entropy, m)?)?;
-    m.add_function(wrap_pyfunction!(nll_loss, m)?)?;
-    m.add_function(wrap_pyfunction!(mse_loss, m)?)?;
-    m.add_function(wrap_pyfunction!(dropout, m)?)?;
-    m.add_function(wrap_pyfunction!(conv1d, m)?)?;
-    m.add_function(wrap_pyfunction!(conv2d, m)?)?;
-    m.add_function(wrap_pyfunction!(conv_transpose2d, m)?)?;
-    m.add_function(wrap_pyfunction!(max_pool2d, m)?)?;
-    m.add_function(wrap_pyfunction!(avg_pool2d, m)?)?;
-    m.add_function(wrap_pyfunction!(adaptive_avg_pool2d, m)?)?;
-    m.add_function(wrap_pyfunction!(batch_norm, m)?)?;
-    m.add_function(wrap_pyfunction!(layer_norm, m)?)?;
-    m.add_function(wrap_pyfunction!(group_norm, m)?)?;
-    Ok(())
-}

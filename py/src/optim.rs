@@ -155,11 +155,3 @@ pub fn adagrad_step(
     py.detach(|| optim::adagrad_step(&h, &ps, &mut st)).py()?;
     Ok((st.iter().map(|s| s.step).collect(), st.iter().map(|s| s.sum.clone().map(Tensor)).collect()))
 }
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(rmsprop_step, m)?)?;
-    m.add_function(wrap_pyfunction!(adagrad_step, m)?)?;
-    m.add_function(wrap_pyfunction!(sgd_step, m)?)?;
-    m.add_function(wrap_pyfunction!(adam_step, m)?)?;
-    Ok(())
-}

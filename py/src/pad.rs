@@ -9,11 +9,7 @@ use crate::pytensor::Tensor;
 
 #[pyfunction]
 #[pyo3(signature = (input, pad, mode = "constant", value = None))]
-fn pad(input: PyRef<'_, Tensor>, pad: &Bound<'_, PyAny>, mode: &str, value: Option<f64>) -> PyResult<Tensor> {
+pub fn pad(input: PyRef<'_, Tensor>, pad: &Bound<'_, PyAny>, mode: &str, value: Option<f64>) -> PyResult<Tensor> {
     let amounts = int_list(pad)?;
     Ok(Tensor(pad_core(&input.0, &amounts, PadMode::parse(mode).py()?, value.unwrap_or(0.0)).py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(pad, m)?)
 }

@@ -11,7 +11,7 @@ use crate::pytensor::{operand_or_err, Tensor};
 
 #[pyfunction]
 #[pyo3(signature = (low, high, size, dtype = None, device = None))]
-fn _randint(
+pub fn _randint(
     low: i64,
     high: i64,
     size: Vec<i64>,
@@ -25,7 +25,7 @@ fn _randint(
 /// `normal(mean, std, size)`: mean and std tensors or numbers; size only when both are numbers.
 #[pyfunction]
 #[pyo3(signature = (mean, std, size = None, dtype = None, device = None))]
-fn _normal(
+pub fn _normal(
     mean: &Bound<'_, PyAny>,
     std: &Bound<'_, PyAny>,
     size: Option<Vec<i64>>,
@@ -51,35 +51,25 @@ fn _normal(
 }
 
 #[pyfunction]
-fn _bernoulli(p: PyRef<'_, Tensor>) -> PyResult<Tensor> {
+pub fn _bernoulli(p: PyRef<'_, Tensor>) -> PyResult<Tensor> {
     Ok(Tensor(random::bernoulli(&p.0).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (n, dtype = None, device = None))]
-fn _randperm(n: i64, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+pub fn _randperm(n: i64, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
     let dt = opt_dtype(dtype)?.unwrap_or(DType::I64);
     Ok(Tensor(random::randperm(n, dt, opt_device(device)?).py()?))
 }
 
 #[pyfunction]
-fn _multinomial(probs: PyRef<'_, Tensor>, num_samples: i64, replacement: bool) -> PyResult<Tensor> {
+pub fn _multinomial(probs: PyRef<'_, Tensor>, num_samples: i64, replacement: bool) -> PyResult<Tensor> {
     Ok(Tensor(random::multinomial(&probs.0, num_samples, replacement).py()?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (size, dtype = None, device = None))]
-fn _empty(size: Vec<i64>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+pub fn _empty(size: Vec<i64>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
     let dt = opt_dtype(dtype)?.unwrap_or(DType::F32);
     Ok(Tensor(random::empty(&sizes(&size)?, dt, opt_device(device)?).py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_randint, m)?)?;
-    m.add_function(wrap_pyfunction!(_normal, m)?)?;
-    m.add_function(wrap_pyfunction!(_bernoulli, m)?)?;
-    m.add_function(wrap_pyfunction!(_randperm, m)?)?;
-    m.add_function(wrap_pyfunction!(_empty, m)?)?;
-    m.add_function(wrap_pyfunction!(_multinomial, m)?)?;
-    Ok(())
 }

@@ -16,7 +16,7 @@ type PyWeights<'py> = (PyRef<'py, Tensor>, PyRef<'py, Tensor>, Option<PyRef<'py,
 #[pyo3(signature = (mode, hidden, layers, bidirectional, batch_first, dropout, training, weights, x, h0 = None, c0 = None,
     proj = 0, proj_weights = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
-fn _rnn(
+pub fn _rnn(
     mode: &str,
     hidden: usize,
     layers: usize,
@@ -45,8 +45,4 @@ fn _rnn(
         Rnn { cell, hidden, layers, bidirectional, batch_first, dropout, training, weights: ws, proj, proj_weights };
     let (out, h, c) = rnn(&m, &x.0, h0.as_ref().map(|t| &t.0), c0.as_ref().map(|t| &t.0)).py()?;
     Ok((Tensor(out), Tensor(h), c.map(Tensor)))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_rnn, m)?)
 }

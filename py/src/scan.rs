@@ -9,7 +9,7 @@ use crate::pytensor::Tensor;
 
 #[pyfunction]
 #[pyo3(signature = (t, dim, prod, dtype = None))]
-fn _cumulative(t: PyRef<'_, Tensor>, dim: i64, prod: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+pub fn _cumulative(t: PyRef<'_, Tensor>, dim: i64, prod: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
     let dt = opt_dtype(dtype)?;
     let r = if prod { scan::cumprod(&t.0, dim, dt) } else { scan::cumsum(&t.0, dim, dt) };
     Ok(Tensor(r.py()?))
@@ -17,12 +17,11 @@ fn _cumulative(t: PyRef<'_, Tensor>, dim: i64, prod: bool, dtype: Option<&Bound<
 
 #[pyfunction]
 #[pyo3(signature = (t, dim = None, keepdim = false, dtype = None))]
-fn _prod(t: PyRef<'_, Tensor>, dim: Option<i64>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Tensor> {
+pub fn _prod(
+    t: PyRef<'_, Tensor>,
+    dim: Option<i64>,
+    keepdim: bool,
+    dtype: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Tensor> {
     Ok(Tensor(t.0.prod(dim, keepdim, opt_dtype(dtype)?).py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_cumulative, m)?)?;
-    m.add_function(wrap_pyfunction!(_prod, m)?)?;
-    Ok(())
 }

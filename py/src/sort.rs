@@ -9,25 +9,18 @@ use crate::convert::OrPy;
 use crate::pytensor::Tensor;
 
 #[pyfunction]
-fn _argsort(t: PyRef<'_, Tensor>, dim: i64, descending: bool) -> PyResult<Tensor> {
+pub fn _argsort(t: PyRef<'_, Tensor>, dim: i64, descending: bool) -> PyResult<Tensor> {
     Ok(Tensor(sort::argsort(&t.0, dim, descending).py()?))
 }
 
 #[pyfunction]
-fn _sort(t: PyRef<'_, Tensor>, dim: i64, descending: bool) -> PyResult<(Tensor, Tensor)> {
+pub fn _sort(t: PyRef<'_, Tensor>, dim: i64, descending: bool) -> PyResult<(Tensor, Tensor)> {
     let (v, i) = sort::sort(&t.0, dim, descending).py()?;
     Ok((Tensor(v), Tensor(i)))
 }
 
 #[pyfunction]
-fn _topk(t: PyRef<'_, Tensor>, k: i64, dim: i64, largest: bool) -> PyResult<(Tensor, Tensor)> {
+pub fn _topk(t: PyRef<'_, Tensor>, k: i64, dim: i64, largest: bool) -> PyResult<(Tensor, Tensor)> {
     let (v, i) = sort::topk(&t.0, k, dim, largest).py()?;
     Ok((Tensor(v), Tensor(i)))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_argsort, m)?)?;
-    m.add_function(wrap_pyfunction!(_sort, m)?)?;
-    m.add_function(wrap_pyfunction!(_topk, m)?)?;
-    Ok(())
 }

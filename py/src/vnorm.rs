@@ -10,7 +10,7 @@ use crate::pytensor::{dims, Tensor};
 
 #[pyfunction]
 #[pyo3(signature = (t, p, dim = None, keepdim = false))]
-fn _norm(
+pub fn _norm(
     t: PyRef<'_, Tensor>,
     p: &Bound<'_, PyAny>,
     dim: Option<&Bound<'_, PyAny>>,
@@ -23,8 +23,4 @@ fn _norm(
     };
     let d = dims(dim)?;
     Ok(Tensor(vector_norm(&t.0, ord, d.as_deref(), keepdim).py()?))
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_norm, m)?)
 }
