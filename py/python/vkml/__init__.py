@@ -42,13 +42,14 @@ int = int32
 long = int64
 
 from . import _keywords, _random  # noqa: E402
+from ._grad_mode import enable_grad, no_grad  # noqa: E402
 from ._io import load, save  # noqa: E402
 from ._keywords import channels_last, contiguous_format, preserve_format, strided  # noqa: E402,F401
 
 realize = _vkml.realize_
 
 
-def manual_seed(seed):
+def manual_seed(seed) -> None:
     """Seed vkml's generator (Philox, the same bits on every device) and the data loaders' shuffling."""
     _vkml.manual_seed(seed)
     data.reseed(seed)
@@ -67,33 +68,6 @@ empty = _keywords.factory(_random.empty)
 randint = _keywords.factory(_random.randint, random=True)
 randperm = _keywords.factory(_random.randperm, random=True)
 normal = _keywords.factory(_random.normal, random=True)
-
-
-class no_grad:
-    """Context manager and decorator: ops inside record no history (torch.no_grad)."""
-
-    def __enter__(self):
-        self._prev = set_grad_enabled(False)
-
-    def __exit__(self, *exc):
-        set_grad_enabled(self._prev)
-
-    def __call__(self, fn):
-        import functools
-
-        @functools.wraps(fn)
-        def wrapped(*args, **kwargs):
-            with self.__class__():
-                return fn(*args, **kwargs)
-
-        return wrapped
-
-
-class enable_grad(no_grad):
-    """Context manager and decorator: ops inside record history again (torch.enable_grad)."""
-
-    def __enter__(self):
-        self._prev = set_grad_enabled(True)
 
 
 class _MaxResult(NamedTuple):
@@ -155,7 +129,8 @@ def _out(fn):
     call.__doc__ = fn.__doc__
     sig = inspect.signature(fn)
     call.__signature__ = sig.replace(
-        parameters=[*sig.parameters.values(), inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None)]
+        parameters=[*sig.parameters.values(), inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None)],
+        return_annotation=Tensor,
     )
     return call
 
@@ -166,12 +141,12 @@ cat = _out(_vkml.cat)
 stack = _out(_vkml.stack)
 
 
-def where(condition, input, other, *, out=None):
+def where(condition, input, other, *, out=None) -> Tensor:
     """where(condition, input, other): input where condition holds, else other (tensors or numbers)."""
     return _keywords.write_out(_vkml.where(condition, input, other), out, "where")
 
 
-def result_type(tensor=None, other=None, *, scalar=None, scalar1=None, scalar2=None):
+def result_type(tensor=None, other=None, *, scalar=None, scalar1=None, scalar2=None) -> dtype:
     """The dtype torch's promotion gives two operands (tensors or numbers), under any of torch's names for them:
     (tensor, other), (scalar, tensor), (tensor, scalar) or (scalar1, scalar2). Promotion is symmetric."""
     if scalar1 is not None or scalar2 is not None:
@@ -185,7 +160,7 @@ def result_type(tensor=None, other=None, *, scalar=None, scalar1=None, scalar2=N
     return _vkml.result_type(a, b)
 
 
-def split(tensor, split_size_or_sections, dim=0):
+def split(tensor, split_size_or_sections, dim=0) -> tuple:
     return tensor.split(split_size_or_sections, dim)
 
 
@@ -212,4 +187,4 @@ del _name, _FUNCTIONS
 from . import data, datasets, linalg, nn, optim  # noqa: E402 - they import the names above
 from ._dlpack import from_dlpack  # noqa: E402 - it imports `tensor` from above
 
-__all__ = [n for n in globals() if not n.startswith("_")]
+__all__ = [n for n in globals() if not n.startswith("_") and n not in ("inspect", "NamedTuple")]

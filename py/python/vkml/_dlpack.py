@@ -40,5 +40,5 @@ def _dlpack_device(self):
     return (1, 0)  # kDLCPU: the exported copy lives on the host
 
 
-Tensor.__dlpack__ = _dlpack
-Tensor.__dlpack_device__ = _dlpack_device
+for _name, _fn in (("__dlpack__", _dlpack), ("__dlpack_device__", _dlpack_device)):
+    setattr(Tensor, _name, _fn)

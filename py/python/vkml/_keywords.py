@@ -175,5 +175,5 @@ def factory(create, random=False, like=False, names=False):
     made.__name__ = fn
     made.__qualname__ = fn
     made.__doc__ = create.__doc__
-    made.__signature__ = inspect.Signature(positional + keyword + extra)
+    made.__signature__ = inspect.Signature(positional + keyword + extra, return_annotation=Tensor)
     return made

@@ -3,7 +3,7 @@ class keeps a core set of methods within the line limit: the unary math family, 
 moments, fixed-rank products and rearrangements, with torch's names, aliases and operators (% and //)."""
 
 from numbers import Number
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import _vkml
 from ._vkml import Tensor
@@ -25,25 +25,37 @@ def _method(name, fn, doc):
 
 
 def _unary(name):
-    return lambda self: _vkml._unary(self, name)
+    def method(self) -> Tensor:
+        return _vkml._unary(self, name)
+
+    return method
 
 
 def _binary(name):
-    return lambda self, other: _vkml._binary(self, name, other)
+    def method(self, other) -> Tensor:
+        return _vkml._binary(self, name, other)
+
+    return method
 
 
 for _name in UNARY:
     _method(_name, _unary(_name), f"torch.Tensor.{_name}(): elementwise, under the op table's contract.")
 for _name in BINARY:
     _method(_name, _binary(_name), f"torch.Tensor.{_name}(other): a tensor or a number.")
-_method("pow", lambda self, exponent: _vkml._binary(self, "pow", exponent), "torch.Tensor.pow(exponent).")
+
+
+def _pow(self, exponent) -> Tensor:
+    return _vkml._binary(self, "pow", exponent)
+
+
+_method("pow", _pow, "torch.Tensor.pow(exponent).")
 _method("arctan2", _binary("atan2"), "torch.Tensor.arctan2(other), as atan2.")
 
 
 def _operator(name, reflected):
     """`%` and `//`: NotImplemented for operands vkml does not take, so Python tries the other side."""
 
-    def op(self, other):
+    def op(self, other) -> Tensor:
         if not isinstance(other, (Tensor, Number)):
             return NotImplemented
         return _vkml._binary(other, name, self) if reflected else _vkml._binary(self, name, other)
@@ -59,101 +71,101 @@ _method("__pow__", _operator("pow", False), "self ** other (torch.pow).")
 _method("__rpow__", _operator("pow", True), "other ** self.")
 
 
-def pow_(self, exponent):
+def pow_(self, exponent) -> Tensor:
     """torch.Tensor.pow_(exponent): in place, keeping self's dtype (torch's cast rule)."""
     _vkml._update(self, exponent, "pow")
     return self
 
 
-def __ipow__(self, exponent):
-    _vkml._update(self, exponent, "pow")
+def __ipow__(self, other) -> Tensor:
+    _vkml._update(self, other, "pow")
     return self
 
 
-def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+def nan_to_num(self, nan=0.0, posinf=None, neginf=None) -> Tensor:
     return _vkml._nan_to_num(self, nan, posinf, neginf)
 
 
-def clamp(self, min=None, max=None):
+def clamp(self, min=None, max=None) -> Tensor:
     return _vkml._clamp(self, min, max)
 
 
-def clamp_min(self, min):
+def clamp_min(self, min) -> Tensor:
     return _vkml._clamp(self, min, None)
 
 
-def clamp_max(self, max):
+def clamp_max(self, max) -> Tensor:
     return _vkml._clamp(self, None, max)
 
 
-def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
     return _vkml._moment(self, False, dim, unbiased, keepdim, correction)
 
 
-def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
     return _vkml._moment(self, True, dim, unbiased, keepdim, correction)
 
 
-def addmm(self, mat1, mat2, out_dtype=None, *, beta=1.0, alpha=1.0):
+def addmm(self, mat1, mat2, out_dtype=None, *, beta=1.0, alpha=1.0) -> Tensor:
     a, b = _widened(mat1, mat2, out_dtype, "addmm")
     return _vkml._addmm(self if a is mat1 else self.float(), a, b, beta, alpha)
 
 
-def addcmul(self, tensor1, tensor2, *, value=1.0):
+def addcmul(self, tensor1, tensor2, *, value=1.0) -> Tensor:
     return _vkml._addc(self, tensor1, tensor2, False, value)
 
 
-def addcdiv(self, tensor1, tensor2, *, value=1.0):
+def addcdiv(self, tensor1, tensor2, *, value=1.0) -> Tensor:
     return _vkml._addc(self, tensor1, tensor2, True, value)
 
 
-def lerp(self, end, weight):
+def lerp(self, end, weight) -> Tensor:
     return _vkml._lerp(self, end, weight)
 
 
-def masked_fill(self, mask, value):
+def masked_fill(self, mask, value) -> Tensor:
     return _vkml._masked_fill(self, mask, value)
 
 
-def roll(self, shifts, dims=None):
+def roll(self, shifts, dims=None) -> Tensor:
     return _vkml._roll(self, shifts, dims)
 
 
-def diagonal(self, offset=0, dim1=0, dim2=1):
+def diagonal(self, offset=0, dim1=0, dim2=1) -> Tensor:
     return _vkml._diagonal(self, offset, dim1, dim2)
 
 
-def diag(self, diagonal=0):
+def diag(self, diagonal=0) -> Tensor:
     return _vkml._diag(self, diagonal)
 
 
-def gather(self, dim, index, *, sparse_grad=False):
+def gather(self, dim, index, *, sparse_grad=False) -> Tensor:
     if sparse_grad:
         raise ValueError("gather(): sparse_grad=True is not supported (dense gradients only)")
     return _vkml._gather(self, dim, index)
 
 
-def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+def scatter(self, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
     return _vkml._scatter(self, dim, index, value if src is None else src, False, reduce)
 
 
-def scatter_add(self, dim, index, src):
+def scatter_add(self, dim, index, src) -> Tensor:
     return _vkml._scatter(self, dim, index, src, True)
 
 
-def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
     return self.copy_(scatter(self, dim, index, src, value=value, reduce=reduce))
 
 
-def scatter_add_(self, dim, index, src):
+def scatter_add_(self, dim, index, src) -> Tensor:
     return self.copy_(scatter_add(self, dim, index, src))
 
 
-def index_select(self, dim, index):
+def index_select(self, dim, index) -> Tensor:
     return _vkml._index_select(self, dim, index)
 
 
-def take_along_dim(self, indices, dim=None):
+def take_along_dim(self, indices, dim=None) -> Tensor:
     return _vkml._take_along_dim(self, indices, dim)
 
 
@@ -171,49 +183,49 @@ class _TopkResult(NamedTuple):
     indices: Tensor
 
 
-def sort(self, dim=-1, descending=False, stable=False):
+def sort(self, dim=-1, descending=False, stable=False) -> Any:
     """Always stable: equal values keep their order (torch promises that only with stable=True)."""
     return _SortResult(*_vkml._sort(self, dim, descending))
 
 
-def argsort(self, dim=-1, descending=False, stable=False):
+def argsort(self, dim=-1, descending=False, stable=False) -> Tensor:
     return _vkml._argsort(self, dim, descending)
 
 
-def bernoulli(self, p=None, *, generator=None):
+def bernoulli(self, p=None, *, generator=None) -> Tensor:
     from . import _random
 
     return _random.bernoulli(self, p, generator=generator)
 
 
-def cumsum(self, dim, *, dtype=None):
+def cumsum(self, dim, *, dtype=None) -> Tensor:
     return _vkml._cumulative(self, dim, False, dtype)
 
 
-def cumprod(self, dim, *, dtype=None):
+def cumprod(self, dim, *, dtype=None) -> Tensor:
     return _vkml._cumulative(self, dim, True, dtype)
 
 
-def prod(self, dim=None, keepdim=False, *, dtype=None):
+def prod(self, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     return _vkml._prod(self, dim, keepdim, dtype)
 
 
-def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+def norm(self, p="fro", dim=None, keepdim=False, dtype=None) -> Tensor:
     x = self if dtype is None else self.to(dtype)
     return _vkml._norm(x, 2.0 if p is None else p, dim, keepdim)
 
 
-def multinomial(self, num_samples, replacement=False, *, generator=None):
+def multinomial(self, num_samples, replacement=False, *, generator=None) -> Tensor:
     from . import _random
 
     return _random.multinomial(self, num_samples, replacement, generator=generator)
 
 
-def msort(self):
+def msort(self) -> Tensor:
     return sort(self, 0).values
 
 
-def topk(self, k, dim=-1, largest=True, sorted=True):
+def topk(self, k, dim=-1, largest=True, sorted=True) -> Any:
     """The k largest (smallest) in order, whatever `sorted` says (an order is one of the orders torch allows)."""
     return _TopkResult(*_vkml._topk(self, k, dim, largest))
 
@@ -267,25 +279,25 @@ def _widened(a, b, out_dtype, name):
     raise RuntimeError(f"{name}(): out_dtype={out_dtype} is supported for float16 or bfloat16 inputs with float32 only")
 
 
-def _mm(self, mat2, out_dtype=None):
+def _mm(self, mat2, out_dtype=None) -> Tensor:
     a, b = _widened(self, mat2, out_dtype, "mm")
     return _vkml._product(a, "mm", b)
 
 
-def _bmm(self, mat2, out_dtype=None):
+def _bmm(self, mat2, out_dtype=None) -> Tensor:
     a, b = _widened(self, mat2, out_dtype, "bmm")
     return _vkml._product(a, "bmm", b)
 
 
-def _dot(self, tensor):
+def _dot(self, tensor) -> Tensor:
     return _vkml._product(self, "dot", tensor)
 
 
-def _outer(self, vec2):
+def _outer(self, vec2) -> Tensor:
     return _vkml._product(self, "outer", vec2)
 
 
 # torch's parameter names: mm(mat2), bmm(mat2), dot(tensor), outer(vec2).
-for _name, _fn in (("mm", _mm), ("bmm", _bmm), ("dot", _dot), ("outer", _outer)):
-    _method(_name, _fn, f"torch.Tensor.{_name}, with torch's parameter name.")
-del _name, _fn
+for _name, _product in (("mm", _mm), ("bmm", _bmm), ("dot", _dot), ("outer", _outer)):
+    _method(_name, _product, f"torch.Tensor.{_name}, with torch's parameter name.")
+del _name, _product

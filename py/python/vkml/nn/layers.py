@@ -4,6 +4,7 @@ modules."""
 import inspect
 import math
 from collections import OrderedDict
+from typing import Any
 
 from .. import _keywords, _vkml
 from . import functional as F
@@ -122,8 +123,11 @@ class _ConvNd(Module):
     """The shared shell of Conv1d and Conv2d: torch's parameters, `weight` (out, in/groups, *kernel) and `bias`
     (out), torch's default initialisation, and `forward` through `_conv` of the functional module."""
 
-    _tuple = staticmethod(_pair)
-    _conv = staticmethod(F.conv2d)
+    def _tuple(self, v):
+        return _pair(v)
+
+    def _conv(self, *args):
+        return F.conv2d(*args)
 
     def __init__(
         self,
@@ -178,8 +182,11 @@ class _ConvNd(Module):
 class Conv1d(_ConvNd):
     """1-d convolution with torch's parameters: `weight` (out, in/groups, k), `bias` (out)."""
 
-    _tuple = staticmethod(_single)
-    _conv = staticmethod(F.conv1d)
+    def _tuple(self, v):
+        return _single(v)
+
+    def _conv(self, *args):
+        return F.conv1d(*args)
 
 
 class Conv2d(_ConvNd):
@@ -560,7 +567,7 @@ class Tanh(Module):
 class _Activation(Module):
     """An activation module: keyword arguments are stored (and shown in repr) and passed to its function."""
 
-    _fn = None
+    _fn: Any = None
 
     def __init__(self, **kwargs):
         super().__init__()
@@ -569,7 +576,7 @@ class _Activation(Module):
             setattr(self, k, v)
 
     def forward(self, input):
-        return type(self)._fn(input, **{k: getattr(self, k) for k in self._kwargs})
+        return self._fn(input, **{k: getattr(self, k) for k in self._kwargs})
 
     def extra_repr(self):
         return ", ".join(f"{k}={getattr(self, k)!r}" for k in self._kwargs)
@@ -609,16 +616,18 @@ LogSigmoid = _activation("LogSigmoid", F.logsigmoid)
 Softsign = _activation("Softsign", F.softsign)
 Hardsigmoid = _activation("Hardsigmoid", F.hardsigmoid, inplace=False)
 Hardswish = _activation("Hardswish", F.hardswish, inplace=False)
-_Hardtanh = _activation("Hardtanh", F.hardtanh, min_val=-1.0, max_val=1.0, inplace=False)
 
 
-class Hardtanh(_Hardtanh):
+class Hardtanh(_Activation):
     """torch's deprecated `min_value`/`max_value` spellings, when given, replace `min_val`/`max_val`."""
+
+    def _fn(self, input, **kwargs):
+        return F.hardtanh(input, **kwargs)
 
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
         min_val = min_val if min_value is None else min_value
         max_val = max_val if max_value is None else max_value
-        super().__init__(min_val, max_val, inplace)
+        super().__init__(min_val=min_val, max_val=max_val, inplace=inplace)
 
 
 ReLU6 = _activation("ReLU6", F.relu6, inplace=False)

@@ -8,7 +8,7 @@ from .parameter import Parameter
 
 
 class _BatchNorm(Module):
-    _dims = ()
+    _dims: tuple = ()
 
     def __init__(
         self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None
