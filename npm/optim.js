@@ -1,12 +1,12 @@
 // vkml.optim for JavaScript: the Rust optimizers (their update rules and state) behind torch's constructor shape.
 
 export function makeOptim(wasm, { handle }) {
-  const wrap = (name, Impl, defaults = {}) => {
+  const wrap = (name) => {
     const cls = class {
       constructor(params, options = {}) {
         const list = [...params];
         this.param_list = list;
-        this._impl = new Impl(list.map(handle), { ...defaults, ...options });
+        this._impl = new wasm.Optimizer(name, list.map(handle), options);
       }
       /** Update every parameter from its gradient; the values are computed on the device and realized. */
       step() {
@@ -26,10 +26,10 @@ export function makeOptim(wasm, { handle }) {
     return cls;
   };
   return {
-    SGD: wrap("SGD", wasm.SGD),
-    Adam: wrap("Adam", wasm.Adam),
-    AdamW: wrap("AdamW", wasm.Adam, { decoupled: true }),
-    RMSprop: wrap("RMSprop", wasm.RMSprop),
-    Adagrad: wrap("Adagrad", wasm.Adagrad),
+    SGD: wrap("SGD"),
+    Adam: wrap("Adam"),
+    AdamW: wrap("AdamW"),
+    RMSprop: wrap("RMSprop"),
+    Adagrad: wrap("Adagrad"),
   };
 }

@@ -444,7 +444,7 @@ mod _vkml {
         softmax,
     };
     #[pymodule_export]
-    use crate::optim::{adagrad_step, adam_step, rmsprop_step, sgd_step};
+    use crate::optim::{optimizer_check, optimizer_step};
     #[pymodule_export]
     use crate::pad::pad;
     #[pymodule_export]

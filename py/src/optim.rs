@@ -1,157 +1,91 @@
-//! Optimizer steps for `vkml.optim`: the Python classes keep param groups and state; the update math is
-//! `vkml_core::optim`.
+//! `vkml.optim`'s entries into Rust: a param group's options are read from its dict by torch's names and its
+//! parameters' state from and back into their dicts in `optimizer.state` (torch's layout); the rule, its checks and
+//! its math are `vkml_core::nn::optimizer`.
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
-use vkml_core::nn::optim::{self, Adagrad, AdagradState, Adam, AdamState, RmsProp, RmsPropState, Sgd};
+use vkml_core::nn::optim::State;
+use vkml_core::nn::optimizer::{Options, Rule};
+use vkml_core::util::error::{Error, Result as CoreResult};
 
-use crate::convert::OrPy;
+use crate::convert::{type_name, OrPy};
 use crate::pytensor::Tensor;
 
-type Opt = Option<Tensor>;
-type OptIn<'py> = Option<PyRef<'py, Tensor>>;
-/// (steps, exp_avg, exp_avg_sq, max_exp_avg_sq) after an Adam step.
-type AdamOut = (Vec<u64>, Vec<Opt>, Vec<Opt>, Vec<Opt>);
+/// A param group's dict as `Options`.
+struct Group<'a, 'py>(&'a Bound<'py, PyDict>);
 
-fn core(ts: &[PyRef<'_, Tensor>]) -> Vec<vkml_core::api::Tensor> {
-    ts.iter().map(|t| t.0.clone()).collect()
-}
-
-/// One SGD step; returns the momentum buffers.
-#[pyfunction]
-#[pyo3(signature = (params, bufs, *, lr, momentum, dampening, weight_decay, nesterov, maximize))]
-#[allow(clippy::too_many_arguments)]
-pub fn sgd_step(
-    py: Python<'_>,
-    params: Vec<PyRef<'_, Tensor>>,
-    bufs: Vec<OptIn<'_>>,
-    lr: f64,
-    momentum: f64,
-    dampening: f64,
-    weight_decay: f64,
-    nesterov: bool,
-    maximize: bool,
-) -> PyResult<Vec<Opt>> {
-    let h = Sgd { lr, momentum, dampening, weight_decay, nesterov, maximize };
-    let ps = core(&params);
-    let mut bs: Vec<_> = bufs.into_iter().map(|b| b.map(|b| b.0.clone())).collect();
-    py.detach(|| optim::sgd_step(&h, &ps, &mut bs)).py()?;
-    Ok(bs.into_iter().map(|b| b.map(Tensor)).collect())
-}
-
-/// One Adam/AdamW step; returns (steps, exp_avg, exp_avg_sq, max_exp_avg_sq).
-#[pyfunction]
-#[pyo3(signature = (params, steps, exp_avg, exp_avg_sq, max_exp_avg_sq, *, lr, beta1, beta2, eps, weight_decay,
-                    amsgrad, maximize, decoupled))]
-#[allow(clippy::too_many_arguments)]
-pub fn adam_step(
-    py: Python<'_>,
-    params: Vec<PyRef<'_, Tensor>>,
-    steps: Vec<u64>,
-    exp_avg: Vec<OptIn<'_>>,
-    exp_avg_sq: Vec<OptIn<'_>>,
-    max_exp_avg_sq: Vec<OptIn<'_>>,
-    lr: f64,
-    beta1: f64,
-    beta2: f64,
-    eps: f64,
-    weight_decay: f64,
-    amsgrad: bool,
-    maximize: bool,
-    decoupled: bool,
-) -> PyResult<AdamOut> {
-    let n = params.len();
-    if [steps.len(), exp_avg.len(), exp_avg_sq.len(), max_exp_avg_sq.len()].iter().any(|&l| l != n) {
-        return Err(pyo3::exceptions::PyValueError::new_err("adam_step: one state entry per parameter"));
+impl<'py> Group<'_, 'py> {
+    fn get<T: for<'x> FromPyObject<'x, 'py>>(&self, key: &str, what: &str) -> CoreResult<Option<T>> {
+        let value = self.0.get_item(key).map_err(|e| Error::Value(e.to_string()))?;
+        match value {
+            Some(v) if !v.is_none() => v
+                .extract::<T>()
+                .map(Some)
+                .map_err(|_| Error::Value(format!("option '{key}' must be {what}, got {}", type_name(&v)))),
+            _ => Ok(None),
+        }
     }
-    let h = Adam { lr, beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled };
-    let ps = core(&params);
-    let mut st: Vec<AdamState> = (0..n)
-        .map(|i| AdamState {
-            step: steps[i],
-            exp_avg: exp_avg[i].as_ref().map(|t| t.0.clone()),
-            exp_avg_sq: exp_avg_sq[i].as_ref().map(|t| t.0.clone()),
-            max_exp_avg_sq: max_exp_avg_sq[i].as_ref().map(|t| t.0.clone()),
-        })
-        .collect();
-    py.detach(|| optim::adam_step(&h, &ps, &mut st)).py()?;
-    let wrap = |x: Option<vkml_core::api::Tensor>| x.map(Tensor);
-    Ok((
-        st.iter().map(|s| s.step).collect(),
-        st.iter().map(|s| wrap(s.exp_avg.clone())).collect(),
-        st.iter().map(|s| wrap(s.exp_avg_sq.clone())).collect(),
-        st.iter().map(|s| wrap(s.max_exp_avg_sq.clone())).collect(),
-    ))
 }
 
-/// (square_avg, grad_avg, momentum_buffer) after an RMSprop step.
-type RmsOut = (Vec<Opt>, Vec<Opt>, Vec<Opt>);
-
-fn opt_in(v: &[OptIn<'_>]) -> Vec<Option<vkml_core::api::Tensor>> {
-    v.iter().map(|t| t.as_ref().map(|t| t.0.clone())).collect()
-}
-
-/// One RMSprop step; returns the state tensors.
-#[pyfunction]
-#[pyo3(signature = (params, square_avg, grad_avg, momentum_buffer, *, lr, alpha, eps, weight_decay, momentum,
-                    centered, maximize))]
-#[allow(clippy::too_many_arguments)]
-pub fn rmsprop_step(
-    py: Python<'_>,
-    params: Vec<PyRef<'_, Tensor>>,
-    square_avg: Vec<OptIn<'_>>,
-    grad_avg: Vec<OptIn<'_>>,
-    momentum_buffer: Vec<OptIn<'_>>,
-    lr: f64,
-    alpha: f64,
-    eps: f64,
-    weight_decay: f64,
-    momentum: f64,
-    centered: bool,
-    maximize: bool,
-) -> PyResult<RmsOut> {
-    let n = params.len();
-    if [square_avg.len(), grad_avg.len(), momentum_buffer.len()].iter().any(|&l| l != n) {
-        return Err(pyo3::exceptions::PyValueError::new_err("rmsprop_step: one state entry per parameter"));
+impl Options for Group<'_, '_> {
+    fn number(&self, key: &str) -> CoreResult<Option<f64>> {
+        self.get(key, "a number")
     }
-    let h = RmsProp { lr, alpha, eps, weight_decay, momentum, centered, maximize };
-    let (sq, ga, mb) = (opt_in(&square_avg), opt_in(&grad_avg), opt_in(&momentum_buffer));
-    let mut st: Vec<RmsPropState> = (0..n)
-        .map(|i| RmsPropState { square_avg: sq[i].clone(), grad_avg: ga[i].clone(), momentum_buffer: mb[i].clone() })
-        .collect();
-    let ps = core(&params);
-    py.detach(|| optim::rmsprop_step(&h, &ps, &mut st)).py()?;
-    let wrap = |x: &Option<vkml_core::api::Tensor>| x.clone().map(Tensor);
-    Ok((
-        st.iter().map(|s| wrap(&s.square_avg)).collect(),
-        st.iter().map(|s| wrap(&s.grad_avg)).collect(),
-        st.iter().map(|s| wrap(&s.momentum_buffer)).collect(),
-    ))
+    fn flag(&self, key: &str) -> CoreResult<Option<bool>> {
+        self.get(key, "a bool")
+    }
+    fn pair(&self, key: &str) -> CoreResult<Option<(f64, f64)>> {
+        self.get(key, "a pair of numbers")
+    }
 }
 
-/// One Adagrad step; returns (steps, sums).
-#[pyfunction]
-#[pyo3(signature = (params, steps, sums, *, lr, lr_decay, weight_decay, eps, initial_accumulator_value, maximize))]
-#[allow(clippy::too_many_arguments)]
-pub fn adagrad_step(
-    py: Python<'_>,
-    params: Vec<PyRef<'_, Tensor>>,
-    steps: Vec<u64>,
-    sums: Vec<OptIn<'_>>,
-    lr: f64,
-    lr_decay: f64,
-    weight_decay: f64,
-    eps: f64,
-    initial_accumulator_value: f64,
-    maximize: bool,
-) -> PyResult<(Vec<u64>, Vec<Opt>)> {
-    if steps.len() != params.len() || sums.len() != params.len() {
-        return Err(pyo3::exceptions::PyValueError::new_err("adagrad_step: one state entry per parameter"));
+/// A parameter's state dict as `State`: `step` (an int, or a one-element tensor as torch stores it) and tensors.
+fn read_state(d: &Bound<'_, PyDict>) -> PyResult<State> {
+    let mut st = State::default();
+    for (k, v) in d.iter() {
+        let name: String = k.extract()?;
+        if name == "step" {
+            st.step = v.call_method0("__int__")?.extract()?;
+        } else if let Ok(t) = v.extract::<PyRef<'_, Tensor>>() {
+            st.tensors.push((name, t.0.clone()));
+        }
     }
-    let h = Adagrad { lr, lr_decay, weight_decay, eps, initial_accumulator_value, maximize };
-    let sm = opt_in(&sums);
-    let mut st: Vec<AdagradState> = steps.iter().zip(sm).map(|(&step, sum)| AdagradState { step, sum }).collect();
-    let ps = core(&params);
-    py.detach(|| optim::adagrad_step(&h, &ps, &mut st)).py()?;
-    Ok((st.iter().map(|s| s.step).collect(), st.iter().map(|s| s.sum.clone().map(Tensor)).collect()))
+    Ok(st)
+}
+
+/// Write a step's new state into the dict: the count, and the tensors made by this step (the others were
+/// updated in place, so their Python objects stay).
+fn write_state(d: &Bound<'_, PyDict>, st: State) -> PyResult<()> {
+    if st.step > 0 {
+        d.set_item("step", st.step)?;
+    }
+    for (name, t) in st.tensors {
+        if !d.contains(&name)? {
+            d.set_item(name, Tensor(t))?;
+        }
+    }
+    Ok(())
+}
+
+/// Check a group's options for optimizer `kind` as torch's constructor does (ValueError with torch's message).
+#[pyfunction]
+pub fn optimizer_check(kind: &str, group: &Bound<'_, PyDict>) -> PyResult<()> {
+    Rule::new(kind, &Group(group)).py().map(|_| ())
+}
+
+/// One step of a param group: `params` with their state dicts, updated in place and realized.
+#[pyfunction]
+pub fn optimizer_step(
+    py: Python<'_>,
+    kind: &str,
+    group: &Bound<'_, PyDict>,
+    params: Vec<PyRef<'_, Tensor>>,
+    states: Vec<Bound<'_, PyDict>>,
+) -> PyResult<()> {
+    let rule = Rule::new(kind, &Group(group)).py()?;
+    let mut st: Vec<State> = states.iter().map(read_state).collect::<PyResult<_>>()?;
+    let ps: Vec<_> = params.iter().map(|p| p.0.clone()).collect();
+    py.detach(|| rule.step(&ps, &mut st)).py()?;
+    states.iter().zip(st).try_for_each(|(d, s)| write_state(d, s))
 }

@@ -11,4 +11,5 @@ pub mod interpolate;
 pub mod loss;
 pub mod norm;
 pub mod optim;
+pub mod optimizer;
 pub mod rnn;

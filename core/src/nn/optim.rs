@@ -1,5 +1,7 @@
-//! Layer 7: optimizer update rules (SGD, Adam/AdamW, RMSprop, Adagrad) in torch's order of operations, applied
-//! in place to parameters and their state under no-grad. Each new value is one fused elementwise program
+//! Layer 7: the optimizers (SGD, Adam/AdamW, RMSprop, Adagrad): each param group's rule parsed from torch's option
+//! names with torch's defaults and checks (`Rule::new`), and its update in torch's order of operations, applied in
+//! place to parameters and their state (`State`, torch's `optimizer.state[p]`) under no-grad. Both front ends hand
+//! their options over through `Options` and keep nothing of the math. Each new value is one fused elementwise program
 //! (api::fused: one dispatch for float32 parameters, the same bytes as the primitives it stands for). A step
 //! realizes the parameters and state it wrote, so a training loop that never reads a value still does not grow a
 //! graph across steps.
@@ -41,15 +43,32 @@ fn effective_grad(p: &Tensor, maximize: bool, l2: f64) -> Result<Option<Tensor>>
     Ok(Some(eval(&e, &[&g, p])?))
 }
 
-/// State tensors, created as zeros on first use.
-fn state(slot: &mut Option<Tensor>, like: &Tensor) -> Result<Tensor> {
-    match slot {
-        Some(x) => Ok(x.clone()),
-        None => {
-            let z = zeros_like(like)?;
-            *slot = Some(z.clone());
-            Ok(z)
+/// One parameter's state under torch's names (`optimizer.state[p]`): the step count and the state tensors
+/// (`momentum_buffer`, `exp_avg`, `exp_avg_sq`, `max_exp_avg_sq`, `square_avg`, `grad_avg`, `sum`).
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    pub step: u64,
+    pub tensors: Vec<(String, Tensor)>,
+}
+
+impl State {
+    pub fn get(&self, name: &str) -> Option<&Tensor> {
+        self.tensors.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
+    /// The named state tensor, made by `init` on first use.
+    fn slot(&mut self, name: &str, init: impl FnOnce() -> Result<Tensor>) -> Result<Tensor> {
+        if let Some(t) = self.get(name) {
+            return Ok(t.clone());
         }
+        let t = init()?;
+        self.tensors.push((name.to_string(), t.clone()));
+        Ok(t)
+    }
+
+    /// The named state tensor, zeros like `p` on first use.
+    fn zeros(&mut self, name: &str, p: &Tensor) -> Result<Tensor> {
+        self.slot(name, || zeros_like(p))
     }
 }
 
@@ -73,23 +92,23 @@ pub struct Sgd {
     pub maximize: bool,
 }
 
-/// One SGD step for `params` with their momentum buffers (None until the first step that has a gradient).
-pub fn sgd_step(h: &Sgd, params: &[Tensor], bufs: &mut [Option<Tensor>]) -> Result<()> {
+/// One SGD step for `params`; the momentum buffer is made on the first step that has a gradient.
+pub fn sgd_step(h: &Sgd, params: &[Tensor], states: &mut [State]) -> Result<()> {
     no_grad(|| {
         let mut writes = Vec::new();
-        for (p, buf) in params.iter().zip(bufs.iter_mut()) {
+        for (p, st) in params.iter().zip(states.iter_mut()) {
             let Some(d) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
             if h.momentum != 0.0 {
                 // torch: b = momentum·b + (1 − dampening)·d (d itself on the first step), then d = d + momentum·b
                 // (nesterov) or b.
-                let b = match buf {
-                    None => d.copy()?,
-                    Some(b) => eval(&x(0).scale(h.momentum).add(x(1).scale(1.0 - h.dampening)), &[b, &d])?,
+                let b = match st.get("momentum_buffer") {
+                    None => st.slot("momentum_buffer", || d.copy())?,
+                    Some(old) => {
+                        let b = eval(&x(0).scale(h.momentum).add(x(1).scale(1.0 - h.dampening)), &[old, &d])?;
+                        writes.push((old.clone(), b.clone()));
+                        b
+                    }
                 };
-                match buf {
-                    Some(old) => writes.push((old.clone(), b.clone())),
-                    None => *buf = Some(b.clone()),
-                }
                 let dir = if h.nesterov { x(1).add(x(2).scale(h.momentum)) } else { x(2) };
                 writes.push((p.clone(), eval(&x(0).add(dir.scale(-h.lr)), &[p, &d, &b])?));
                 continue;
@@ -113,17 +132,8 @@ pub struct Adam {
     pub decoupled: bool,
 }
 
-/// Per-parameter Adam state.
-#[derive(Clone, Debug, Default)]
-pub struct AdamState {
-    pub step: u64,
-    pub exp_avg: Option<Tensor>,
-    pub exp_avg_sq: Option<Tensor>,
-    pub max_exp_avg_sq: Option<Tensor>,
-}
-
 /// One Adam/AdamW step, in torch's single-tensor order of operations.
-pub fn adam_step(h: &Adam, params: &[Tensor], states: &mut [AdamState]) -> Result<()> {
+pub fn adam_step(h: &Adam, params: &[Tensor], states: &mut [State]) -> Result<()> {
     no_grad(|| {
         let mut writes = Vec::new();
         for (p, st) in params.iter().zip(states.iter_mut()) {
@@ -133,8 +143,8 @@ pub fn adam_step(h: &Adam, params: &[Tensor], states: &mut [AdamState]) -> Resul
             let p_dec =
                 if h.decoupled && h.weight_decay != 0.0 { x(0).scale(1.0 - h.lr * h.weight_decay) } else { x(0) };
             st.step += 1;
-            let m = state(&mut st.exp_avg, p)?;
-            let v = state(&mut st.exp_avg_sq, p)?;
+            let m = st.zeros("exp_avg", p)?;
+            let v = st.zeros("exp_avg_sq", p)?;
             // m.lerp_(g, 1 − β1): m + w·(g − m) for w < 0.5, as torch computes it; v·β2 + (1 − β2)·g².
             let m_new = eval(&x(0).add(x(1).sub(x(0)).scale(1.0 - h.beta1)), &[&m, &g])?;
             let v_new = eval(&x(0).scale(h.beta2).add(x(1).mul(x(1)).scale(1.0 - h.beta2)), &[&v, &g])?;
@@ -143,7 +153,7 @@ pub fn adam_step(h: &Adam, params: &[Tensor], states: &mut [AdamState]) -> Resul
             let bc2_sqrt = (1.0 - h.beta2.powf(step)).sqrt();
             let step_size = h.lr / bc1;
             let second = if h.amsgrad {
-                let vmax = state(&mut st.max_exp_avg_sq, p)?;
+                let vmax = st.zeros("max_exp_avg_sq", p)?;
                 let vmax_new = eval(&x(0).maximum(x(1)), &[&vmax, &v_new])?;
                 writes.push((vmax, vmax_new.clone()));
                 vmax_new
@@ -173,25 +183,18 @@ pub struct RmsProp {
     pub maximize: bool,
 }
 
-/// Per-parameter RMSprop state.
-#[derive(Clone, Debug, Default)]
-pub struct RmsPropState {
-    pub square_avg: Option<Tensor>,
-    pub grad_avg: Option<Tensor>,
-    pub momentum_buffer: Option<Tensor>,
-}
-
 /// One RMSprop step, in torch's single-tensor order of operations.
-pub fn rmsprop_step(h: &RmsProp, params: &[Tensor], states: &mut [RmsPropState]) -> Result<()> {
+pub fn rmsprop_step(h: &RmsProp, params: &[Tensor], states: &mut [State]) -> Result<()> {
     no_grad(|| {
         let mut writes = Vec::new();
         for (p, st) in params.iter().zip(states.iter_mut()) {
             let Some(g) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
-            let sq = state(&mut st.square_avg, p)?;
+            st.step += 1;
+            let sq = st.zeros("square_avg", p)?;
             let sq_new = eval(&x(0).scale(h.alpha).add(x(1).mul(x(1)).scale(1.0 - h.alpha)), &[&sq, &g])?;
             // The divisor √(E[g²] − E[g]²) + eps (centered) or √E[g²] + eps, as input 2 of the programs below.
             let (avg_in, avg) = if h.centered {
-                let ga = state(&mut st.grad_avg, p)?;
+                let ga = st.zeros("grad_avg", p)?;
                 let ga_new = eval(&x(0).add(x(1).sub(x(0)).scale(1.0 - h.alpha)), &[&ga, &g])?;
                 let avg = eval(&x(0).sub(x(1).mul(x(1))).sqrt().add(c(h.eps)), &[&sq_new, &ga_new])?;
                 writes.push((ga, ga_new));
@@ -201,7 +204,7 @@ pub fn rmsprop_step(h: &RmsProp, params: &[Tensor], states: &mut [RmsPropState])
             };
             writes.push((sq, sq_new));
             if h.momentum > 0.0 {
-                let buf = state(&mut st.momentum_buffer, p)?;
+                let buf = st.zeros("momentum_buffer", p)?;
                 let buf_new = eval(&x(0).scale(h.momentum).add(x(1).div(avg)), &[&buf, &g, &avg_in])?;
                 writes.push((p.clone(), eval(&x(0).add(x(1).scale(-h.lr)), &[p, &buf_new])?));
                 writes.push((buf, buf_new));
@@ -224,30 +227,16 @@ pub struct Adagrad {
     pub maximize: bool,
 }
 
-/// Per-parameter Adagrad state.
-#[derive(Clone, Debug, Default)]
-pub struct AdagradState {
-    pub step: u64,
-    pub sum: Option<Tensor>,
-}
-
 /// One Adagrad step, in torch's single-tensor order of operations.
-pub fn adagrad_step(h: &Adagrad, params: &[Tensor], states: &mut [AdagradState]) -> Result<()> {
+pub fn adagrad_step(h: &Adagrad, params: &[Tensor], states: &mut [State]) -> Result<()> {
     no_grad(|| {
         let mut writes = Vec::new();
         for (p, st) in params.iter().zip(states.iter_mut()) {
             let Some(g) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
             st.step += 1;
             let clr = h.lr / (1.0 + (st.step - 1) as f64 * h.lr_decay);
-            let sum = match &st.sum {
-                Some(x) => x.clone(),
-                None => {
-                    let init =
-                        Tensor::full(p.shape(), Scalar::Float(h.initial_accumulator_value), p.dtype(), p.device())?;
-                    st.sum = Some(init.clone());
-                    init
-                }
-            };
+            let init = Scalar::Float(h.initial_accumulator_value);
+            let sum = st.slot("sum", || Tensor::full(p.shape(), init, p.dtype(), p.device()))?;
             let sum_new = eval(&x(0).add(x(1).mul(x(1))), &[&sum, &g])?;
             let p_new = eval(&x(0).add(x(1).div(x(2).sqrt().add(c(h.eps))).scale(-clr)), &[p, &g, &sum_new])?;
             writes.push((p.clone(), p_new));

@@ -9,7 +9,7 @@ from os import PathLike
 from typing import Any, Final, SupportsFloat, SupportsIndex, final
 from typing_extensions import disjoint_base
 
-__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "dtype", "_addc", "_addmm", "_argsort", "_bernoulli", "_binary", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_moment", "_multi_head_attention", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_randint", "_randperm", "_rnn", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adagrad_step", "adam_step", "adaptive_avg_pool2d", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_hot", "ones", "op_table", "pad", "rand", "randn", "realize_", "relu6", "result_type", "rmsprop_step", "save", "scaled_dot_product_attention", "selu", "set_eager", "set_grad_enabled", "sgd_step", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
+__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "dtype", "_addc", "_addmm", "_argsort", "_bernoulli", "_binary", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_moment", "_multi_head_attention", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_randint", "_randperm", "_rnn", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
 
 bfloat16: Final[dtype]
 bool: Final[dtype]
@@ -431,16 +431,6 @@ def _update(t: Tensor, other: Any, op: str) -> None:
     `t op= other` in place (torch's cast rule: the result must fit t's dtype), for methods bound in Python.
     """
 
-def adagrad_step(params: SupportsGetItem[int, Tensor], steps: SupportsGetItem[int, SupportsIndex], sums: SupportsGetItem[int, Tensor | None], *, lr: SupportsFloat | SupportsIndex, lr_decay: SupportsFloat | SupportsIndex, weight_decay: SupportsFloat | SupportsIndex, eps: SupportsFloat | SupportsIndex, initial_accumulator_value: SupportsFloat | SupportsIndex, maximize: bool2) -> tuple[list[int], list[Tensor | None]]:
-    """
-    One Adagrad step; returns (steps, sums).
-    """
-
-def adam_step(params: SupportsGetItem[int, Tensor], steps: SupportsGetItem[int, SupportsIndex], exp_avg: SupportsGetItem[int, Tensor | None], exp_avg_sq: SupportsGetItem[int, Tensor | None], max_exp_avg_sq: SupportsGetItem[int, Tensor | None], *, lr: SupportsFloat | SupportsIndex, beta1: SupportsFloat | SupportsIndex, beta2: SupportsFloat | SupportsIndex, eps: SupportsFloat | SupportsIndex, weight_decay: SupportsFloat | SupportsIndex, amsgrad: bool2, maximize: bool2, decoupled: bool2) -> tuple[list[int], list[Tensor | None], list[Tensor | None], list[Tensor | None]]:
-    """
-    One Adam/AdamW step; returns (steps, exp_avg, exp_avg_sq, max_exp_avg_sq).
-    """
-
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor: ...
 def arange(start: Any, end: Any | None = None, step: Any | None = None, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any | None = None, padding: Any | None = None) -> Tensor: ...
@@ -529,17 +519,22 @@ def op_table() -> list:
     One dict per public op (see docs/python-api.md).
     """
 
+def optimizer_check(kind: str, group: dict) -> None:
+    """
+    Check a group's options for optimizer `kind` as torch's constructor does (ValueError with torch's message).
+    """
+
+def optimizer_step(kind: str, group: dict, params: SupportsGetItem[int, Tensor], states: SupportsGetItem[int, dict]) -> None:
+    """
+    One step of a param group: `params` with their state dicts, updated in place and realized.
+    """
+
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: SupportsFloat | SupportsIndex | None = None) -> Tensor: ...
 def rand(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 def randn(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 def realize_(*tensors) -> None: ...
 def relu6(input: Tensor, inplace: bool2 = False) -> Tensor: ...
 def result_type(a: Any, b: Any) -> dtype: ...
-
-def rmsprop_step(params: SupportsGetItem[int, Tensor], square_avg: SupportsGetItem[int, Tensor | None], grad_avg: SupportsGetItem[int, Tensor | None], momentum_buffer: SupportsGetItem[int, Tensor | None], *, lr: SupportsFloat | SupportsIndex, alpha: SupportsFloat | SupportsIndex, eps: SupportsFloat | SupportsIndex, weight_decay: SupportsFloat | SupportsIndex, momentum: SupportsFloat | SupportsIndex, centered: bool2, maximize: bool2) -> tuple[list[Tensor | None], list[Tensor | None], list[Tensor | None]]:
-    """
-    One RMSprop step; returns the state tensors.
-    """
 
 def save(obj: Any, path: str | PathLike[str], metadata: dict | None = None) -> None:
     """
@@ -553,11 +548,6 @@ def set_eager(on: bool2) -> None: ...
 def set_grad_enabled(on: bool2) -> bool2:
     """
     Set grad mode for this thread; returns the previous mode (the `no_grad` context manager restores it).
-    """
-
-def sgd_step(params: SupportsGetItem[int, Tensor], bufs: SupportsGetItem[int, Tensor | None], *, lr: SupportsFloat | SupportsIndex, momentum: SupportsFloat | SupportsIndex, dampening: SupportsFloat | SupportsIndex, weight_decay: SupportsFloat | SupportsIndex, nesterov: bool2, maximize: bool2) -> list[Tensor | None]:
-    """
-    One SGD step; returns the momentum buffers.
     """
 
 def sigmoid(input: Tensor) -> Tensor: ...

@@ -2,10 +2,22 @@
 an update rule in Rust (`vkml_core::optim`), which writes parameters and state in place and realizes them."""
 
 import copy
+from typing import Optional
+
+from .. import _vkml
 
 
 class Optimizer:
+    """torch's Optimizer: param groups (dicts of options by torch's names), per-parameter state dicts
+    (`self.state[p]`, torch's layout) and `state_dict`. The built-in optimizers name their rule in `_kind`; Rust
+    checks a group's options against it (torch's messages) and steps the group, reading and writing the state dicts.
+    A subclass of this class with its own `step` works as in torch."""
+
+    _kind: Optional[str] = None
+
     def __init__(self, params, defaults):
+        if self._kind is not None:
+            _vkml.optimizer_check(self._kind, defaults)
         self.defaults = defaults
         self.state = {}
         self.param_groups = []
@@ -78,7 +90,9 @@ class Optimizer:
         return loss
 
     def _update(self, group, params):
-        raise NotImplementedError
+        if self._kind is None:
+            raise NotImplementedError(f"{type(self).__name__} defines no step")
+        _vkml.optimizer_step(self._kind, group, params, [self._state(p) for p in params])
 
     def __repr__(self):
         lines = [f"{type(self).__name__} ("]

@@ -1,7 +1,6 @@
-"""SGD, Adam, AdamW, RMSprop and Adagrad with torch's arguments and defaults; each step is one call into Rust
-per param group."""
+"""SGD, Adam, AdamW, RMSprop and Adagrad with torch's arguments and defaults. Their options' checks and each
+group's step are Rust (vkml_core::nn::optimizer), reached through `Optimizer`."""
 
-from .. import _vkml
 from .optimizer import Optimizer
 
 
@@ -15,15 +14,9 @@ def _flags(name, foreach=None, fused=None, capturable=False, differentiable=Fals
     return dict(foreach=foreach, fused=fused, capturable=capturable, differentiable=differentiable)
 
 
-def _check(lr, **more):
-    if lr < 0.0:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    for name, v in more.items():
-        if v < 0.0:
-            raise ValueError(f"Invalid {name} value: {v}")
-
-
 class SGD(Optimizer):
+    _kind = "SGD"
+
     def __init__(
         self,
         params,
@@ -38,9 +31,6 @@ class SGD(Optimizer):
         differentiable=False,
         fused=None,
     ):
-        _check(lr, momentum=momentum, weight_decay=weight_decay)
-        if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         flags = _flags("SGD", foreach, fused, False, differentiable)
         defaults = dict(
             lr=lr,
@@ -53,24 +43,9 @@ class SGD(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def _update(self, g, params):
-        bufs = [self._state(p).get("momentum_buffer") for p in params]
-        bufs = _vkml.sgd_step(
-            params,
-            bufs,
-            lr=g["lr"],
-            momentum=g["momentum"],
-            dampening=g["dampening"],
-            weight_decay=g["weight_decay"],
-            nesterov=g["nesterov"],
-            maximize=g["maximize"],
-        )
-        for p, b in zip(params, bufs):
-            if b is not None:
-                self._state(p)["momentum_buffer"] = b
-
 
 class Adam(Optimizer):
+    _kind = "Adam"
     _decoupled = False
 
     def __init__(
@@ -89,12 +64,8 @@ class Adam(Optimizer):
         fused=None,
         decoupled_weight_decay=False,
     ):
-        _check(lr, eps=eps, weight_decay=weight_decay)
         flags = _flags(type(self).__name__, foreach, fused, capturable, differentiable)
         self._decoupled = self._decoupled or decoupled_weight_decay
-        for i, b in enumerate(betas):
-            if not 0.0 <= b < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {i}: {b}")
         defaults = dict(
             lr=lr,
             betas=tuple(betas),
@@ -106,29 +77,6 @@ class Adam(Optimizer):
             **flags,
         )
         super().__init__(params, defaults)
-
-    def _update(self, g, params):
-        st = [self._state(p) for p in params]
-        steps, m, v, vmax = _vkml.adam_step(
-            params,
-            [int(s.get("step", 0)) for s in st],
-            [s.get("exp_avg") for s in st],
-            [s.get("exp_avg_sq") for s in st],
-            [s.get("max_exp_avg_sq") for s in st],
-            lr=g["lr"],
-            beta1=g["betas"][0],
-            beta2=g["betas"][1],
-            eps=g["eps"],
-            weight_decay=g["weight_decay"],
-            amsgrad=g["amsgrad"],
-            maximize=g["maximize"],
-            decoupled=self._decoupled,
-        )
-        for s, k, a, b, c in zip(st, steps, m, v, vmax):
-            s["step"] = k
-            s["exp_avg"], s["exp_avg_sq"] = a, b
-            if c is not None:
-                s["max_exp_avg_sq"] = c
 
 
 class AdamW(Adam):
@@ -165,6 +113,8 @@ class AdamW(Adam):
 
 
 class RMSprop(Optimizer):
+    _kind = "RMSprop"
+
     def __init__(
         self,
         params,
@@ -179,7 +129,6 @@ class RMSprop(Optimizer):
         maximize=False,
         differentiable=False,
     ):
-        _check(lr, eps=eps, weight_decay=weight_decay, momentum=momentum, alpha=alpha)
         flags = _flags("RMSprop", foreach, None, capturable, differentiable)
         defaults = dict(
             lr=lr,
@@ -193,30 +142,10 @@ class RMSprop(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def _update(self, g, params):
-        st = [self._state(p) for p in params]
-        sq, ga, mb = _vkml.rmsprop_step(
-            params,
-            [s.get("square_avg") for s in st],
-            [s.get("grad_avg") for s in st],
-            [s.get("momentum_buffer") for s in st],
-            lr=g["lr"],
-            alpha=g["alpha"],
-            eps=g["eps"],
-            weight_decay=g["weight_decay"],
-            momentum=g["momentum"],
-            centered=g["centered"],
-            maximize=g["maximize"],
-        )
-        for s, a, b, c in zip(st, sq, ga, mb):
-            s["step"] = s.get("step", 0) + 1
-            s["square_avg"] = a
-            for key, value in (("grad_avg", b), ("momentum_buffer", c)):
-                if value is not None:
-                    s[key] = value
-
 
 class Adagrad(Optimizer):
+    _kind = "Adagrad"
+
     def __init__(
         self,
         params,
@@ -232,13 +161,6 @@ class Adagrad(Optimizer):
         fused=None,
     ):
         flags = _flags("Adagrad", foreach, fused, False, differentiable)
-        _check(
-            lr,
-            lr_decay=lr_decay,
-            weight_decay=weight_decay,
-            eps=eps,
-            initial_accumulator_value=initial_accumulator_value,
-        )
         defaults = dict(
             lr=lr,
             lr_decay=lr_decay,
@@ -249,19 +171,3 @@ class Adagrad(Optimizer):
             **flags,
         )
         super().__init__(params, defaults)
-
-    def _update(self, g, params):
-        st = [self._state(p) for p in params]
-        steps, sums = _vkml.adagrad_step(
-            params,
-            [int(s.get("step", 0)) for s in st],
-            [s.get("sum") for s in st],
-            lr=g["lr"],
-            lr_decay=g["lr_decay"],
-            weight_decay=g["weight_decay"],
-            eps=g["eps"],
-            initial_accumulator_value=g["initial_accumulator_value"],
-            maximize=g["maximize"],
-        )
-        for s, k, total in zip(st, steps, sums):
-            s["step"], s["sum"] = k, total
