@@ -229,8 +229,18 @@ export declare class Optimizer {
   constructor(params: Iterable<Tensor>, options?: Record<string, unknown>);
   param_list: Tensor[];
   lr: number;
+  /** The momentum a schedule cycles: SGD's and RMSprop's momentum, Adam's first beta (undefined for Adagrad). */
+  momentum: number | undefined;
   step(): void;
   zero_grad(): void;
+}
+
+export declare class LRScheduler {
+  optimizer: Optimizer;
+  base_lrs: number[];
+  last_epoch: number;
+  step(): void;
+  get_last_lr(): number[];
 }
 
 export declare const optim: {
@@ -244,4 +254,37 @@ export declare const optim: {
     weight_decay?: number; momentum?: number; centered?: boolean; maximize?: boolean }) => Optimizer;
   Adagrad: new (params: Iterable<Tensor>, options?: { lr?: number; lr_decay?: number; weight_decay?: number;
     eps?: number; initial_accumulator_value?: number; maximize?: boolean }) => Optimizer;
+  lr_scheduler: {
+    StepLR: new (optimizer: Optimizer, options: { step_size: number; gamma?: number }) => LRScheduler;
+    MultiStepLR: new (optimizer: Optimizer, options: { milestones: number[]; gamma?: number }) => LRScheduler;
+    ExponentialLR: new (optimizer: Optimizer, options: { gamma: number }) => LRScheduler;
+    CosineAnnealingLR: new (optimizer: Optimizer, options: { T_max: number; eta_min?: number }) => LRScheduler;
+    LambdaLR: new (optimizer: Optimizer, options: { lr_lambda: (epoch: number) => number }) => LRScheduler;
+    OneCycleLR: new (optimizer: Optimizer, options: { max_lr: number; total_steps?: number; epochs?: number;
+      steps_per_epoch?: number; pct_start?: number; anneal_strategy?: "cos" | "linear"; cycle_momentum?: boolean;
+      base_momentum?: number; max_momentum?: number; div_factor?: number; final_div_factor?: number;
+      three_phase?: boolean }) => LRScheduler;
+  };
+};
+
+export declare class TensorDataset {
+  constructor(...tensors: Tensor[]);
+  readonly length: number;
+  tensors: Tensor[];
+  getItems(indices: number[]): Promise<Tensor[]>;
+  get(i: number): Promise<Tensor[]>;
+}
+
+export declare class DataLoader<Batch = Tensor[]> {
+  constructor(dataset: { length: number; get(i: number): Promise<unknown> }, options?: { batch_size?: number;
+    shuffle?: boolean; sampler?: Iterable<number>; batch_sampler?: Iterable<Iterable<number>>; drop_last?: boolean;
+    collate_fn?: (samples: unknown[]) => Batch });
+  readonly length: number;
+  [Symbol.asyncIterator](): AsyncIterator<Batch>;
+}
+
+export declare const data: {
+  TensorDataset: typeof TensorDataset;
+  DataLoader: typeof DataLoader;
+  default_collate(batch: unknown[]): unknown;
 };

@@ -1,6 +1,7 @@
 // vkml for JavaScript: the engine (Rust, compiled to wasm) plus the thin shells that give it the Python API's
 // shape. Importing this module loads and instantiates the wasm (top-level await), in Node and in a page alike.
 import initWasm, * as wasm from "./pkg/vkml_web.js";
+import { makeData } from "./data.js";
 import { makeNn } from "./nn.js";
 import { makeOptim } from "./optim.js";
 
@@ -99,3 +100,4 @@ export function save_safetensors(obj) {
 
 export const nn = makeNn(wasm, { Tensor, handle, no_grad: wasm.no_grad, load_safetensors: wasm.load_safetensors });
 export const optim = makeOptim(wasm, { handle });
+export const data = makeData({ Tensor, tensor, stack, randperm });

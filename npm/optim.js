@@ -1,4 +1,6 @@
-// vkml.optim for JavaScript: the Rust optimizers (their update rules and state) behind torch's constructor shape.
+// vkml.optim for JavaScript: the Rust optimizers (their update rules and state) behind torch's constructor shape,
+// and the learning-rate schedulers (lr_scheduler.js).
+import { makeLrScheduler } from "./lr_scheduler.js";
 
 export function makeOptim(wasm, { handle }) {
   const wrap = (name) => {
@@ -21,6 +23,13 @@ export function makeOptim(wasm, { handle }) {
       set lr(v) {
         this._impl.lr = v;
       }
+      /** The momentum a schedule cycles: SGD's and RMSprop's momentum, Adam's first beta. */
+      get momentum() {
+        return this._impl.momentum;
+      }
+      set momentum(v) {
+        this._impl.momentum = v;
+      }
     };
     Object.defineProperty(cls, "name", { value: name });
     return cls;
@@ -31,5 +40,6 @@ export function makeOptim(wasm, { handle }) {
     AdamW: wrap("AdamW"),
     RMSprop: wrap("RMSprop"),
     Adagrad: wrap("Adagrad"),
+    lr_scheduler: makeLrScheduler(wasm),
   };
 }

@@ -444,7 +444,7 @@ mod _vkml {
         softmax,
     };
     #[pymodule_export]
-    use crate::optim::{optimizer_check, optimizer_step};
+    use crate::optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr};
     #[pymodule_export]
     use crate::pad::pad;
     #[pymodule_export]

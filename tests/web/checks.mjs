@@ -186,6 +186,58 @@ export async function trainingCase(vkml, tr, run, device) {
   return null;
 }
 
+/** A scheduler's rate (and cycled momentum) at each step is torch's, to float64 rounding. */
+export function scheduleCase(vkml, c) {
+  const opt = new vkml.optim[c.optimizer]([vkml.zeros([1])], c.optimizer_options);
+  const sched = new vkml.optim.lr_scheduler[c.scheduler](opt, c.options);
+  const close = (a, b) => Math.abs(a - b) <= 1e-12 * Math.abs(b) + 1e-15;
+  for (let s = 0; s < c.steps; s++) {
+    if (!close(opt.lr, c.lrs[s])) return `${c.id} step ${s}: lr ${opt.lr}, torch ${c.lrs[s]}`;
+    if (c.momenta[s] !== null && !close(opt.momentum, c.momenta[s])) {
+      return `${c.id} step ${s}: momentum ${opt.momentum}, torch ${c.momenta[s]}`;
+    }
+    opt.step();
+    sched.step();
+  }
+  return null;
+}
+
+/** A DataLoader's batches are torch's: the labels are the sample indices, the inputs twice them. */
+export async function dataCase(vkml, n, c, device) {
+  const x = vkml.arange(0, n, 1, { dtype: "float32", device }).mul(2);
+  const y = vkml.arange(0, n, 1, { dtype: "int64", device });
+  const loader = new vkml.data.DataLoader(new vkml.data.TensorDataset(x, y), c.options);
+  const got = [];
+  for await (const [bx, by] of loader) {
+    const ids = Array.from(await by.data(), Number);
+    const xs = Array.from(await bx.data(), Number);
+    if (xs.some((v, i) => v !== 2 * ids[i])) return `${c.id}: inputs ${xs} for samples ${ids}`;
+    got.push(ids);
+  }
+  const want = JSON.stringify(c.batches);
+  if (JSON.stringify(got) !== want) return `${c.id}: batches ${JSON.stringify(got)}, torch ${want}`;
+  if (loader.length !== c.batches.length) return `${c.id}: length ${loader.length}, torch ${c.batches.length}`;
+  return null;
+}
+
+/** Shuffled batches cover every sample once, in an order that follows vkml.manual_seed. */
+export async function shuffleCase(vkml, device) {
+  const order = async () => {
+    vkml.manual_seed(7);
+    const y = vkml.arange(0, 10, 1, { dtype: "int64", device });
+    const out = [];
+    for await (const [b] of new vkml.data.DataLoader(new vkml.data.TensorDataset(y), { batch_size: 4, shuffle: true })) {
+      out.push(...Array.from(await b.data(), Number));
+    }
+    return out;
+  };
+  const a = await order();
+  const b = await order();
+  if ([...a].sort((p, q) => p - q).join() !== "0,1,2,3,4,5,6,7,8,9") return `shuffle: not a permutation: ${a}`;
+  if (a.join() !== b.join()) return `shuffle: the same seed gave ${a} and ${b}`;
+  return null;
+}
+
 /** Bad input gives a clear exception of the right class; returns an error message or null. */
 export async function errorCases(vkml, device) {
   const expect = (what, Cls, re, f) => {
@@ -250,6 +302,9 @@ export async function runAll(vkml, fixtures, device, log = () => {}) {
   const tr = fixtures.training;
   await record("torch state_dict", null, () => stateDictCase(vkml, tr, device));
   for (const run of tr.runs) await record(`${run.optimizer} trajectory`, null, () => trainingCase(vkml, tr, run, device));
+  for (const c of fixtures.schedules) await record(c.id, null, () => scheduleCase(vkml, c));
+  for (const c of fixtures.data.cases) await record(c.id, null, () => dataCase(vkml, fixtures.data.n, c, device));
+  await record("shuffle", null, () => shuffleCase(vkml, device));
   await record("errors", null, () => errorCases(vkml, device));
   for (const op of failedOps) ops.delete(op);
   return { passed, failures, ops: [...ops].sort() };

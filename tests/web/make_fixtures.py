@@ -573,10 +573,74 @@ def training_cases() -> dict:
     }
 
 
+def schedule_cases() -> list:
+    """torch's rates (and cycled momentum) step by step for each scheduler over a one-parameter optimizer."""
+    cases = []
+    for sched, options, opt, opt_options, steps in [
+        ("StepLR", {"step_size": 3, "gamma": 0.5}, "SGD", {"lr": 0.1}, 10),
+        ("MultiStepLR", {"milestones": [5, 2], "gamma": 0.1}, "SGD", {"lr": 0.1}, 8),
+        ("ExponentialLR", {"gamma": 0.9}, "Adam", {"lr": 0.01}, 8),
+        ("CosineAnnealingLR", {"T_max": 7, "eta_min": 0.001}, "RMSprop", {"lr": 0.1}, 10),
+        ("OneCycleLR", {"max_lr": 0.5, "total_steps": 12}, "SGD", {"lr": 0.1, "momentum": 0.9}, 12),
+        (
+            "OneCycleLR",
+            {"max_lr": 0.5, "total_steps": 12, "three_phase": True, "anneal_strategy": "linear"},
+            "Adam",
+            {"lr": 0.1},
+            12,
+        ),
+        ("OneCycleLR", {"max_lr": 0.3, "epochs": 2, "steps_per_epoch": 5, "cycle_momentum": False}, "Adagrad", {}, 10),
+    ]:
+        o = getattr(torch.optim, opt)([torch.nn.Parameter(torch.zeros(1))], **opt_options)
+        s = getattr(torch.optim.lr_scheduler, sched)(o, **options)
+        lrs, momenta = [], []
+        for _ in range(steps):
+            g = o.param_groups[0]
+            lrs.append(g["lr"])
+            momenta.append(g["betas"][0] if "betas" in g else g.get("momentum"))
+            o.step()
+            s.step()
+        cases.append(
+            {
+                "id": f"{sched} over {opt} {options}",
+                "scheduler": sched,
+                "options": options,
+                "optimizer": opt,
+                "optimizer_options": opt_options,
+                "steps": steps,
+                "lrs": lrs,
+                "momenta": momenta,
+            }
+        )
+    return cases
+
+
+def data_cases() -> dict:
+    """torch's DataLoader batches over a TensorDataset whose labels are the sample indices."""
+    n = 10
+    ds = torch.utils.data.TensorDataset(torch.arange(n, dtype=torch.float32) * 2, torch.arange(n))
+    cases = []
+    for options in [
+        {"batch_size": 3},
+        {"batch_size": 3, "drop_last": True},
+        {"batch_size": 4, "sampler": [7, 1, 8, 2, 9]},
+        {"batch_sampler": [[0, 9], [5], [3, 3, 4]]},
+    ]:
+        batches = [y.tolist() for _, y in torch.utils.data.DataLoader(ds, **options)]
+        cases.append({"id": f"DataLoader {options}", "options": options, "batches": batches})
+    return {"n": n, "cases": cases}
+
+
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/out/web/fixtures.json")
     out.parent.mkdir(parents=True, exist_ok=True)
-    fixtures = {"forward": forward_cases(), "grads": grad_cases(), "training": training_cases()}
+    fixtures = {
+        "forward": forward_cases(),
+        "grads": grad_cases(),
+        "training": training_cases(),
+        "schedules": schedule_cases(),
+        "data": data_cases(),
+    }
     out.write_text(json.dumps(fixtures))
     ops = sorted({c["op"] for c in fixtures["forward"]})
     print(f"wrote {out}: {len(fixtures['forward'])} forward cases over {len(ops)} ops, {len(fixtures['grads'])} grads")

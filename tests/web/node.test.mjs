@@ -7,7 +7,16 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { errorCases, forwardCase, gradCase, stateDictCase, trainingCase } from "./checks.mjs";
+import {
+  dataCase,
+  errorCases,
+  forwardCase,
+  gradCase,
+  scheduleCase,
+  shuffleCase,
+  stateDictCase,
+  trainingCase,
+} from "./checks.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const pkg = resolve(ROOT, process.env.VKML_NPM_PKG ?? "npm");
@@ -39,6 +48,13 @@ for (const run of fx.training.runs) {
   test(`${run.optimizer}: ${run.steps} steps match torch`, async () => {
     assert.equal(await trainingCase(vkml, fx.training, run, "cpu"), null);
   });
+}
+for (const c of fx.data.cases) {
+  test(c.id, async () => assert.equal(await dataCase(vkml, fx.data.n, c, "cpu"), null));
+}
+test("shuffled batches follow manual_seed", async () => assert.equal(await shuffleCase(vkml, "cpu"), null));
+for (const c of fx.schedules) {
+  test(c.id, () => assert.equal(scheduleCase(vkml, c), null));
 }
 test("bad input raises clear errors", async () => assert.equal(await errorCases(vkml, "cpu"), null));
 

@@ -1,14 +1,16 @@
 //! `vkml.optim` for JavaScript: one optimizer class over the Rust rules (`vkml_core::nn::optimizer`), holding its
-//! parameters and their state; the options object is read by torch's names, with torch's defaults and checks.
+//! parameters and their state, and one schedule class over `vkml_core::nn::schedule`; options objects are read by
+//! torch's names, with torch's defaults and checks.
 
 use wasm_bindgen::prelude::*;
 
 use vkml_core::api::Tensor as Core;
 use vkml_core::nn::optim::State;
 use vkml_core::nn::optimizer::{Options, Rule};
+use vkml_core::nn::schedule::Schedule;
 use vkml_core::util::error::{Error, Result as CoreResult};
 
-use crate::convert::{field, opt_bool, opt_f64};
+use crate::convert::{field, opt_bool, opt_f64, opt_string};
 use crate::tensor::Tensor;
 use crate::{JsResult, OrJs};
 
@@ -33,6 +35,17 @@ impl Options for Object<'_> {
             .ok_or_else(|| Error::Value(format!("option '{key}' must be a pair of numbers")))?;
         let num = |i| a.get(i).as_f64().ok_or_else(|| Error::Value(format!("option '{key}' must hold numbers")));
         Ok(Some((num(0)?, num(1)?)))
+    }
+    fn numbers(&self, key: &str) -> CoreResult<Option<Vec<f64>>> {
+        let Some(v) = field(self.0, key) else { return Ok(None) };
+        let a = wasm_bindgen::JsCast::dyn_ref::<js_sys::Array>(&v)
+            .ok_or_else(|| Error::Value(format!("option '{key}' must be an array of numbers")))?;
+        let nums =
+            a.iter().map(|x| x.as_f64().ok_or_else(|| Error::Value(format!("option '{key}' must hold numbers"))));
+        nums.collect::<CoreResult<Vec<f64>>>().map(Some)
+    }
+    fn text(&self, key: &str) -> CoreResult<Option<String>> {
+        opt_string(self.0, key).map_err(value_error)
     }
 }
 
@@ -75,5 +88,49 @@ impl Optimizer {
     #[wasm_bindgen(setter)]
     pub fn set_lr(&mut self, lr: f64) {
         self.rule.set_lr(lr);
+    }
+
+    /// The momentum a schedule cycles (SGD's and RMSprop's momentum, Adam's first beta); undefined for Adagrad.
+    #[wasm_bindgen(getter)]
+    pub fn momentum(&self) -> Option<f64> {
+        self.rule.momentum()
+    }
+
+    #[wasm_bindgen(setter)]
+    pub fn set_momentum(&mut self, m: f64) -> JsResult<()> {
+        self.rule.set_momentum(m).js()
+    }
+}
+
+/// A learning-rate schedule (StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, OneCycleLR) with its options by
+/// torch's names; the package's scheduler classes keep the step count and ask it for rates.
+#[wasm_bindgen(js_name = "Schedule")]
+pub struct JsSchedule(Schedule);
+
+#[wasm_bindgen(js_class = "Schedule")]
+impl JsSchedule {
+    #[wasm_bindgen(constructor)]
+    pub fn new(kind: &str, options: JsValue) -> JsResult<JsSchedule> {
+        Schedule::new(kind, &Object(&options)).js().map(JsSchedule)
+    }
+
+    /// The rate at step `epoch` from base rate `base` (not OneCycleLR).
+    pub fn lr(&self, base: f64, epoch: f64) -> JsResult<f64> {
+        self.0.lr(base, epoch).js()
+    }
+
+    /// OneCycleLR: [rate, momentum] at `step` for a group whose max_lr and momentum bounds are given.
+    pub fn cycle_at(&self, max_lr: f64, base_momentum: f64, max_momentum: f64, step: f64) -> JsResult<Vec<f64>> {
+        let Schedule::OneCycle(c) = &self.0 else {
+            return Err(crate::type_error("cycle_at belongs to OneCycleLR"));
+        };
+        let (lr, m) = c.at(&c.group(max_lr, base_momentum, max_momentum), step).js()?;
+        Ok(vec![lr, m])
+    }
+
+    /// OneCycleLR: whether the momentum cycles (torch's default).
+    #[wasm_bindgen(getter)]
+    pub fn cycle_momentum(&self) -> bool {
+        matches!(&self.0, Schedule::OneCycle(c) if c.cycle_momentum)
     }
 }

@@ -13,3 +13,4 @@ pub mod norm;
 pub mod optim;
 pub mod optimizer;
 pub mod rnn;
+pub mod schedule;

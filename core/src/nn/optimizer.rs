@@ -13,6 +13,10 @@ pub trait Options {
     fn flag(&self, key: &str) -> Result<Option<bool>>;
     /// A pair of numbers (`betas`).
     fn pair(&self, key: &str) -> Result<Option<(f64, f64)>>;
+    /// A list of numbers (`milestones`).
+    fn numbers(&self, key: &str) -> Result<Option<Vec<f64>>>;
+    /// A string (`anneal_strategy`).
+    fn text(&self, key: &str) -> Result<Option<String>>;
 }
 
 /// The optimizers vkml has, under torch's class names.
@@ -155,6 +159,30 @@ impl Rule {
             Rule::RmsProp(h) => h.lr = lr,
             Rule::Adagrad(h) => h.lr = lr,
         }
+    }
+
+    /// The momentum a schedule cycles: SGD's and RMSprop's `momentum`, Adam's first beta; None for Adagrad.
+    pub fn momentum(&self) -> Option<f64> {
+        match self {
+            Rule::Sgd(h) => Some(h.momentum),
+            Rule::Adam(h) => Some(h.beta1),
+            Rule::RmsProp(h) => Some(h.momentum),
+            Rule::Adagrad(_) => None,
+        }
+    }
+
+    pub fn set_momentum(&mut self, m: f64) -> Result<()> {
+        match self {
+            Rule::Sgd(h) => h.momentum = m,
+            Rule::Adam(h) => h.beta1 = m,
+            Rule::RmsProp(h) => h.momentum = m,
+            Rule::Adagrad(_) => {
+                return Err(Error::Value(
+                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled".into(),
+                ))
+            }
+        }
+        Ok(())
     }
 
     /// One step of the group: each parameter with a gradient is updated with its state (`states[i]` for

@@ -9,7 +9,7 @@ from os import PathLike
 from typing import Any, Final, SupportsFloat, SupportsIndex, final
 from typing_extensions import disjoint_base
 
-__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "dtype", "_addc", "_addmm", "_argsort", "_bernoulli", "_binary", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_moment", "_multi_head_attention", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_randint", "_randperm", "_rnn", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
+__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "dtype", "_addc", "_addmm", "_argsort", "_bernoulli", "_binary", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_moment", "_multi_head_attention", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_randint", "_randperm", "_rnn", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
 
 bfloat16: Final[dtype]
 bool: Final[dtype]
@@ -511,6 +511,18 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any | None = None, paddi
 def mish(input: Tensor, inplace: bool2 = False) -> Tensor: ...
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: ...
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: SupportsIndex = ..., reduction: str = "mean") -> Tensor: ...
+
+def one_cycle_at(options: dict, group: dict, step: SupportsFloat | SupportsIndex) -> tuple[float, float]:
+    """
+    OneCycleLR's (rate, momentum) at `step` for a param group holding the values `one_cycle_group` gave.
+    """
+
+def one_cycle_group(options: dict, max_lr: SupportsFloat | SupportsIndex, base_momentum: SupportsFloat | SupportsIndex, max_momentum: SupportsFloat | SupportsIndex) -> tuple[float, float, float, float, float]:
+    """
+    OneCycleLR's values of a group, (initial_lr, max_lr, min_lr, max_momentum, base_momentum), from its max_lr and
+    momentum bounds; checks the options as torch's constructor does.
+    """
+
 def one_hot(tensor: Tensor, num_classes: SupportsIndex = ...) -> Tensor: ...
 def ones(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 
@@ -542,6 +554,13 @@ def save(obj: Any, path: str | PathLike[str], metadata: dict | None = None) -> N
     """
 
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None, dropout_p: SupportsFloat | SupportsIndex = 0.0, is_causal: bool2 = False, scale: SupportsFloat | SupportsIndex | None = None, enable_gqa: bool2 = False) -> Tensor: ...
+
+def schedule_lr(kind: str, options: dict, base: SupportsFloat | SupportsIndex, epoch: SupportsFloat | SupportsIndex) -> float:
+    """
+    A schedule's rate at step `epoch` for a group whose base rate is `base` (StepLR, MultiStepLR, ExponentialLR,
+    CosineAnnealingLR with their options by torch's names).
+    """
+
 def selu(input: Tensor, inplace: bool2 = False) -> Tensor: ...
 def set_eager(on: bool2) -> None: ...
 

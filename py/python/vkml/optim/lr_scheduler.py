@@ -1,7 +1,11 @@
-"""Learning-rate schedules with torch's closed forms; they only set `lr` in the optimizer's param groups."""
+"""Learning-rate schedules with torch's arguments: they keep the step count and set `lr` (and OneCycleLR's momentum)
+in the optimizer's param groups; the rates are Rust's closed forms (vkml_core::nn::schedule), which JavaScript's
+schedulers share."""
 
-import math
 import warnings
+from typing import Optional
+
+from .. import _vkml
 
 
 class LRScheduler:
@@ -14,8 +18,11 @@ class LRScheduler:
         self.last_epoch = last_epoch
         self.step()
 
+    _kind: Optional[str] = None
+    _options: dict = {}
+
     def lr_at(self, base_lr, epoch):
-        raise NotImplementedError
+        return _vkml.schedule_lr(self._kind, self._options, base_lr, epoch)
 
     def get_last_lr(self):
         return list(self._last_lr)
@@ -57,39 +64,39 @@ class LambdaLR(LRScheduler):
 
 
 class StepLR(LRScheduler):
+    _kind = "StepLR"
+
     def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
         self.step_size, self.gamma = step_size, gamma
+        self._options = dict(step_size=step_size, gamma=gamma)
         super().__init__(optimizer, last_epoch)
-
-    def lr_at(self, base, epoch):
-        return base * self.gamma ** (epoch // self.step_size)
 
 
 class MultiStepLR(LRScheduler):
+    _kind = "MultiStepLR"
+
     def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
         self.milestones, self.gamma = sorted(milestones), gamma
+        self._options = dict(milestones=list(milestones), gamma=gamma)
         super().__init__(optimizer, last_epoch)
-
-    def lr_at(self, base, epoch):
-        return base * self.gamma ** sum(1 for m in self.milestones if m <= epoch)
 
 
 class ExponentialLR(LRScheduler):
+    _kind = "ExponentialLR"
+
     def __init__(self, optimizer, gamma, last_epoch=-1):
         self.gamma = gamma
+        self._options = dict(gamma=gamma)
         super().__init__(optimizer, last_epoch)
-
-    def lr_at(self, base, epoch):
-        return base * self.gamma**epoch
 
 
 class CosineAnnealingLR(LRScheduler):
+    _kind = "CosineAnnealingLR"
+
     def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
         self.T_max, self.eta_min = T_max, eta_min
+        self._options = dict(T_max=T_max, eta_min=eta_min)
         super().__init__(optimizer, last_epoch)
-
-    def lr_at(self, base, epoch):
-        return self.eta_min + (base - self.eta_min) * (1 + math.cos(math.pi * epoch / self.T_max)) / 2
 
 
 class OneCycleLR(LRScheduler):
@@ -113,58 +120,41 @@ class OneCycleLR(LRScheduler):
         three_phase=False,
         last_epoch=-1,
     ):
-        if total_steps is None:
-            if epochs is None or steps_per_epoch is None:
-                raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
-            total_steps = epochs * steps_per_epoch
-        if total_steps <= 0 or not isinstance(total_steps, int):
+        if total_steps is not None and not isinstance(total_steps, int):
             raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
-        if not 0 <= pct_start <= 1 or not isinstance(pct_start, float):
+        if not isinstance(pct_start, float):
             raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
-        if anneal_strategy not in ("cos", "linear"):
-            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
-        self.total_steps, self.cycle_momentum = total_steps, cycle_momentum
-        self._anneal = self._cos if anneal_strategy == "cos" else self._linear
+        self._options = dict(
+            total_steps=total_steps,
+            epochs=epochs,
+            steps_per_epoch=steps_per_epoch,
+            pct_start=pct_start,
+            anneal_strategy=anneal_strategy,
+            cycle_momentum=cycle_momentum,
+            div_factor=div_factor,
+            final_div_factor=final_div_factor,
+            three_phase=three_phase,
+        )
+        self.cycle_momentum = cycle_momentum
         groups = optimizer.param_groups
-        n = len(groups)
 
         def per_group(v):
-            return list(v) if isinstance(v, (list, tuple)) else [v] * n
+            return list(v) if isinstance(v, (list, tuple)) else [v] * len(groups)
 
-        if last_epoch == -1:
-            for g, m in zip(groups, per_group(max_lr)):
-                g["initial_lr"] = m / div_factor
-                g["max_lr"] = m
-                g["min_lr"] = g["initial_lr"] / final_div_factor
         if cycle_momentum:
             if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
                 raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
             self._beta1 = "betas" in optimizer.defaults
+        keys = ("initial_lr", "max_lr", "min_lr", "max_momentum", "base_momentum")
+        for g, m, lo, hi in zip(groups, per_group(max_lr), per_group(base_momentum), per_group(max_momentum)):
+            values = dict(zip(keys, _vkml.one_cycle_group(self._options, m, lo, hi)))  # checks the options
             if last_epoch == -1:
-                for g, lo, hi in zip(groups, per_group(base_momentum), per_group(max_momentum)):
+                g.update({k: values[k] for k in keys[:3]})
+                if cycle_momentum:
                     self._set_momentum(g, hi)
-                    g["max_momentum"], g["base_momentum"] = hi, lo
-        up = float(pct_start * total_steps) - 1
-        if three_phase:
-            self.phases = [
-                (up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
-                (float(2 * pct_start * total_steps) - 2, "max_lr", "initial_lr", "base_momentum", "max_momentum"),
-                (float(total_steps) - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum"),
-            ]
-        else:
-            self.phases = [
-                (up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
-                (float(total_steps) - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"),
-            ]
+                    g.update({k: values[k] for k in keys[3:]})
+        self.total_steps = int(self._options["total_steps"] or epochs * steps_per_epoch)
         super().__init__(optimizer, last_epoch)
-
-    @staticmethod
-    def _cos(start, end, pct):
-        return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
-
-    @staticmethod
-    def _linear(start, end, pct):
-        return (end - start) * pct + start
 
     def _set_momentum(self, g, m):
         if self._beta1:
@@ -173,16 +163,7 @@ class OneCycleLR(LRScheduler):
             g["momentum"] = m
 
     def _set_lrs(self):
-        k = self.last_epoch
-        if k > self.total_steps:
-            raise ValueError(f"Tried to step {k} times. The specified number of total steps is {self.total_steps}")
         for g in self.optimizer.param_groups:
-            start = 0.0
-            for i, (end, lr0, lr1, m0, m1) in enumerate(self.phases):
-                if k <= end or i == len(self.phases) - 1:
-                    pct = (k - start) / (end - start)
-                    g["lr"] = self._anneal(g[lr0], g[lr1], pct)
-                    if self.cycle_momentum:
-                        self._set_momentum(g, self._anneal(g[m0], g[m1], pct))
-                    break
-                start = end
+            g["lr"], momentum = _vkml.one_cycle_at(self._options, g, self.last_epoch)
+            if self.cycle_momentum:
+                self._set_momentum(g, momentum)
