@@ -4,7 +4,7 @@ import type { Tensor as WasmTensor } from "./pkg/vkml_web.js";
 
 export {
   tensor, zeros, ones, full, rand, randn, arange, linspace, eye, manual_seed, no_grad, is_grad_enabled, init_webgpu,
-  best_device, devices, load_safetensors,
+  best_device, devices, load_safetensors, load, set_eager, is_eager, stats,
 } from "./pkg/vkml_web.js";
 
 type Operand = Tensor | number | boolean;

@@ -75,7 +75,7 @@ Tensor.prototype.toString = function () {
 
 export const {
   tensor, zeros, ones, full, rand, randn, arange, linspace, eye, manual_seed, no_grad, is_grad_enabled, init_webgpu,
-  best_device, devices, load_safetensors, randint, randperm, normal, empty,
+  best_device, devices, load_safetensors, load, randint, randperm, normal, empty, set_eager, is_eager, stats,
 } = wasm;
 
 /** `vkml.bernoulli(p)`: 1 with probability p (each element). */

@@ -86,22 +86,44 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     const field = s.slice(2).reduce((a, b) => a * b, 1);
     return [s[1] * field, s[0] * field];
   };
+  const LINEAR = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "sigmoid"];
+  /** torch's calculate_gain(nonlinearity, param): param is leaky_relu's negative slope (0.01 when undefined). */
+  const calculate_gain = (nonlinearity, param) => {
+    if (LINEAR.includes(nonlinearity)) return 1;
+    if (nonlinearity === "tanh") return 5 / 3;
+    if (nonlinearity === "relu") return Math.SQRT2;
+    if (nonlinearity === "leaky_relu") return Math.sqrt(2 / (1 + (param ?? 0.01) ** 2));
+    if (nonlinearity === "selu") return 3 / 4;
+    throw new RangeError(`Unsupported nonlinearity ${nonlinearity}`);
+  };
+  const fan = (t, mode) => {
+    if (mode !== "fan_in" && mode !== "fan_out") {
+      throw new RangeError(`Mode ${mode} not supported, please use one of fan_in, fan_out`);
+    }
+    return fans(t)[mode === "fan_in" ? 0 : 1];
+  };
   const init = {
+    calculate_gain,
     uniform_: (t, a = 0, b = 1) => (no_grad(() => t.uniform_(a, b)), t),
     normal_: (t, mean = 0, std = 1) => (no_grad(() => t.normal_(mean, std)), t),
-    zeros_: (t) => (no_grad(() => t.copy_(wasm.zeros([], { dtype: t.dtype, device: t.device }))), t),
-    ones_: (t) => (no_grad(() => t.copy_(wasm.ones([], { dtype: t.dtype, device: t.device }))), t),
+    constant_: (t, val) => (no_grad(() => t.copy_(wasm.full([], val, { dtype: t.dtype, device: t.device }))), t),
+    zeros_: (t) => init.constant_(t, 0),
+    ones_: (t) => init.constant_(t, 1),
     /** kaiming_uniform_(t, {a, mode, nonlinearity}) with torch's defaults (a = 0, fan_in, leaky_relu). */
     kaiming_uniform_: (t, { a = 0, mode = "fan_in", nonlinearity = "leaky_relu" } = {}) => {
-      const [fanIn, fanOut] = fans(t);
-      const gain = nonlinearity === "relu" ? Math.SQRT2 : Math.sqrt(2 / (1 + a * a));
-      const bound = gain * Math.sqrt(3 / (mode === "fan_in" ? fanIn : fanOut));
+      const bound = Math.sqrt(3) * (calculate_gain(nonlinearity, a) / Math.sqrt(fan(t, mode)));
       return init.uniform_(t, -bound, bound);
     },
+    kaiming_normal_: (t, { a = 0, mode = "fan_in", nonlinearity = "leaky_relu" } = {}) =>
+      init.normal_(t, 0, calculate_gain(nonlinearity, a) / Math.sqrt(fan(t, mode))),
     xavier_uniform_: (t, gain = 1) => {
       const [fanIn, fanOut] = fans(t);
       const bound = gain * Math.sqrt(6 / (fanIn + fanOut));
       return init.uniform_(t, -bound, bound);
+    },
+    xavier_normal_: (t, gain = 1) => {
+      const [fanIn, fanOut] = fans(t);
+      return init.normal_(t, 0, gain * Math.sqrt(2 / (fanIn + fanOut)));
     },
   };
 
@@ -277,6 +299,27 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     return cls;
   };
 
+  /** ConvTranspose2d: torch's weight (in, out/groups, kH, kW) and bias, initialised as torch does. */
+  class ConvTranspose2d extends Module {
+    constructor(in_channels, out_channels, kernel_size, options = {}) {
+      super();
+      const { stride = 1, padding = 0, output_padding = 0, groups = 1, dilation = 1, bias = true } = options;
+      const kernel = Array.isArray(kernel_size) ? kernel_size : [kernel_size, kernel_size];
+      Object.assign(this, { in_channels, out_channels, kernel_size: kernel, stride, padding, output_padding, groups });
+      this.dilation = dilation;
+      const { device, dtype } = options;
+      this.weight = Parameter(wasm.zeros([in_channels, out_channels / groups, ...kernel], { device, dtype }));
+      if (bias) this.bias = Parameter(wasm.zeros([out_channels], { device, dtype }));
+      init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
+      const fanIn = fans(this.weight)[0];
+      if (bias) init.uniform_(this.bias, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn));
+    }
+    forward(x) {
+      const { stride, padding, output_padding, groups, dilation } = this;
+      return F.conv_transpose2d(x, this.weight, this.bias, { stride, padding, output_padding, groups, dilation });
+    }
+  }
+
   /** BatchNorm1d/2d: torch's parameters and buffers (running_mean, running_var, num_batches_tracked). */
   const batchNorm = (name, dims) => {
     const cls = class extends Module {
@@ -421,6 +464,8 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     Linear,
     Conv1d: conv("Conv1d", 1, F.conv1d),
     Conv2d: conv("Conv2d", 2, F.conv2d),
+    ConvTranspose2d,
+    Upsample: simple("Upsample", (x, options = {}) => F.interpolate(x, { mode: "nearest", ...options })),
     BatchNorm1d: batchNorm("BatchNorm1d", [2, 3]),
     BatchNorm2d: batchNorm("BatchNorm2d", [4]),
     LayerNorm,

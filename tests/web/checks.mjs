@@ -238,6 +238,33 @@ export async function shuffleCase(vkml, device) {
   return null;
 }
 
+/** ConvTranspose2d and Upsample from torch's weights and inputs, a torch.save checkpoint, calculate_gain. */
+export async function moduleCases(vkml, m, device) {
+  const ct = m.conv_transpose;
+  const convt = new vkml.nn.ConvTranspose2d(3, 4, 3, { stride: 2, padding: 1, output_padding: 1, device });
+  convt.load_state_dict(b64(ct.state_dict));
+  const x = vkml.tensor(values(ct.x), { shape: [2, 3, 5, 5], dtype: "float32", device });
+  const got = await numbers(convt.forward(x));
+  const want = values(ct.y);
+  const bound = values(ct.bound);
+  const bad = want.findIndex((v, i) => !(Math.abs(got[i] - v) <= bound[i]));
+  if (bad >= 0) return `ConvTranspose2d[${bad}] is ${got[bad]}, torch ${want[bad]} (bound ${bound[bad]})`;
+  const up = new vkml.nn.Upsample({ scale_factor: 2 });
+  const ux = vkml.tensor(values(m.upsample.x), { shape: [1, 2, 3, 4], dtype: "float32", device });
+  const uy = await numbers(up.forward(ux));
+  if (uy.join() !== values(m.upsample.y).join()) return "Upsample differs from torch's";
+  const sd = vkml.load(b64(m.torch_save), device);
+  const st = vkml.load_safetensors(b64(ct.state_dict), device);
+  for (const k of ["weight", "bias"]) {
+    if ((await numbers(sd[k])).join() !== (await numbers(st[k])).join()) return `torch.save: ${k} differs`;
+  }
+  for (const [name, param, gain] of m.gains) {
+    const ours = vkml.nn.init.calculate_gain(name, param ?? undefined);
+    if (Math.abs(ours - gain) > 1e-15 * gain) return `calculate_gain(${name}, ${param}) is ${ours}, torch ${gain}`;
+  }
+  return null;
+}
+
 /** Bad input gives a clear exception of the right class; returns an error message or null. */
 export async function errorCases(vkml, device) {
   const expect = (what, Cls, re, f) => {
@@ -305,6 +332,7 @@ export async function runAll(vkml, fixtures, device, log = () => {}) {
   for (const c of fixtures.schedules) await record(c.id, null, () => scheduleCase(vkml, c));
   for (const c of fixtures.data.cases) await record(c.id, null, () => dataCase(vkml, fixtures.data.n, c, device));
   await record("shuffle", null, () => shuffleCase(vkml, device));
+  await record("modules", null, () => moduleCases(vkml, fixtures.modules, device));
   await record("errors", null, () => errorCases(vkml, device));
   for (const op of failedOps) ops.delete(op);
   return { passed, failures, ops: [...ops].sort() };

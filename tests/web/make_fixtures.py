@@ -11,6 +11,7 @@ Usage: python tests/web/make_fixtures.py OUT.json   (needs torch, and the built 
 from __future__ import annotations
 
 import base64
+import io
 import json
 import struct
 import sys
@@ -631,6 +632,42 @@ def data_cases() -> dict:
     return {"n": n, "cases": cases}
 
 
+def module_cases() -> dict:
+    """nn modules JavaScript gained beside Python's, from torch's weights: ConvTranspose2d (under
+    conv_transpose2d's contract) and Upsample (exact); a state_dict as the zip torch.save writes; calculate_gain."""
+    rng = np.random.default_rng(5)
+    torch.manual_seed(5)
+    convt = torch.nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1)
+    x = _round(rng.standard_normal((2, 3, 5, 5)), "float32").astype(np.float32)
+    w, b = convt.weight.detach().numpy(), convt.bias.detach().numpy()
+    specs = [Spec(a, "float32") for a in (x, w, b)]
+    conv = lambda x, w, b: torch.nn.functional.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1)  # noqa: E731
+    _, y, bound = _bound(tolerance(op_row("conv_transpose2d")[1]), Reference(conv, specs), 0, "float32", False)
+    up_x = _round(rng.standard_normal((1, 2, 3, 4)), "float32").astype(np.float32)
+    up_y = torch.nn.Upsample(scale_factor=2)(torch.tensor(up_x)).numpy()
+    buf = io.BytesIO()
+    torch.save({k: v.detach() for k, v in convt.state_dict().items()}, buf)
+    gains = [
+        ("linear", None),
+        ("tanh", None),
+        ("relu", None),
+        ("leaky_relu", None),
+        ("leaky_relu", 0.2),
+        ("selu", None),
+    ]
+    return {
+        "conv_transpose": {
+            "state_dict": base64.b64encode(safetensors_bytes({"weight": w, "bias": b})).decode(),
+            "x": enc(x),
+            "y": enc(y),
+            "bound": enc(np.broadcast_to(bound, np.shape(y))),
+        },
+        "upsample": {"x": enc(up_x), "y": enc(up_y)},
+        "torch_save": base64.b64encode(buf.getvalue()).decode(),
+        "gains": [[n, p, torch.nn.init.calculate_gain(n, p)] for n, p in gains],
+    }
+
+
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/out/web/fixtures.json")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -640,6 +677,7 @@ def main() -> None:
         "training": training_cases(),
         "schedules": schedule_cases(),
         "data": data_cases(),
+        "modules": module_cases(),
     }
     out.write_text(json.dumps(fixtures))
     ops = sorted({c["op"] for c in fixtures["forward"]})

@@ -12,6 +12,7 @@ import {
   errorCases,
   forwardCase,
   gradCase,
+  moduleCases,
   scheduleCase,
   shuffleCase,
   stateDictCase,
@@ -53,6 +54,17 @@ for (const c of fx.data.cases) {
   test(c.id, async () => assert.equal(await dataCase(vkml, fx.data.n, c, "cpu"), null));
 }
 test("shuffled batches follow manual_seed", async () => assert.equal(await shuffleCase(vkml, "cpu"), null));
+test("ConvTranspose2d, Upsample, a torch.save checkpoint and calculate_gain match torch", async () => {
+  assert.equal(await moduleCases(vkml, fx.modules, "cpu"), null);
+});
+test("eager mode and counters, as Python's", () => {
+  assert.equal(vkml.is_eager(), false);
+  vkml.set_eager(true);
+  assert.equal(vkml.is_eager(), true);
+  vkml.set_eager(false);
+  const s = vkml.stats();
+  assert.ok(Object.keys(s).length > 0 && Object.values(s).every((v) => typeof v === "number"));
+});
 for (const c of fx.schedules) {
   test(c.id, () => assert.equal(scheduleCase(vkml, c), null));
 }

@@ -1,9 +1,11 @@
-//! State dicts as safetensors bytes: `vkml.load_safetensors(bytes)` gives `{name: Tensor}` and
-//! `await vkml.save_safetensors({name: Tensor})` the bytes (the same reader and writer as Python's `vkml.load`/`save`).
+//! Checkpoints: `vkml.load_safetensors(bytes)` gives `{name: Tensor}`, `vkml.load(bytes)` also reads the zip
+//! `torch.save` writes, and `await vkml.save_safetensors({name: Tensor})` gives the bytes (the same readers and
+//! writer as Python's `vkml.load`/`save`).
 
 use wasm_bindgen::prelude::*;
 
-use vkml_core::io::safetensors::{load_safetensors as load, serialize, Entry};
+use vkml_core::io::safetensors::{load_safetensors as read_safetensors, serialize, Entry};
+use vkml_core::io::torchfile::{load_torch, Value};
 use vkml_core::tensor::realize::read_bytes_async;
 
 use crate::device::parse;
@@ -13,12 +15,54 @@ use crate::{JsResult, OrJs};
 /// The tensors in safetensors `bytes`, as an object from name to tensor on `device` (default "cpu").
 #[wasm_bindgen]
 pub fn load_safetensors(bytes: &[u8], device: Option<String>) -> JsResult<js_sys::Object> {
-    let tensors = load(bytes, parse(device)?).js()?;
     let out = js_sys::Object::new();
-    for (name, t) in tensors {
+    for (name, t) in read_safetensors(bytes, parse(device)?).js()? {
         js_sys::Reflect::set(&out, &name.into(), &Tensor::wrap(t).into())?;
     }
     Ok(out)
+}
+
+/// A checkpoint's bytes, safetensors or the zip `torch.save` writes (read without running pickle code, as
+/// Python's `vkml.load`), as JavaScript values: objects for dicts with string keys (Maps otherwise), arrays for
+/// lists and tuples, tensors on `device` (default "cpu").
+#[wasm_bindgen]
+pub fn load(bytes: &[u8], device: Option<String>) -> JsResult<JsValue> {
+    if bytes.starts_with(b"PK\x03\x04") {
+        return to_js(load_torch(bytes, parse(device)?).js()?);
+    }
+    Ok(load_safetensors(bytes, device)?.into())
+}
+
+fn to_js(v: Value) -> JsResult<JsValue> {
+    Ok(match v {
+        Value::None => JsValue::NULL,
+        Value::Bool(b) => b.into(),
+        Value::Int(i) => (i as f64).into(),
+        Value::Float(f) => f.into(),
+        Value::Str(s) => s.into(),
+        Value::List(items) | Value::Tuple(items) => {
+            items.into_iter().map(to_js).collect::<JsResult<js_sys::Array>>()?.into()
+        }
+        Value::Dict(pairs) => {
+            if pairs.iter().all(|(k, _)| matches!(k, Value::Str(_))) {
+                let out = js_sys::Object::new();
+                for (k, v) in pairs {
+                    js_sys::Reflect::set(&out, &to_js(k)?, &to_js(v)?)?;
+                }
+                out.into()
+            } else {
+                let out = js_sys::Map::new();
+                for (k, v) in pairs {
+                    out.set(&to_js(k)?, &to_js(v)?);
+                }
+                out.into()
+            }
+        }
+        Value::Tensor(t) => Tensor::wrap(t).into(),
+        Value::Storage(..) | Value::Global(_) | Value::Mark => {
+            return Err(js_sys::Error::new("the checkpoint ends with a bare storage or callable, not data").into())
+        }
+    })
 }
 
 /// safetensors bytes of `names[i] → tensors[i]` (the package's `save_safetensors(obj)` passes an object's entries).

@@ -10,6 +10,7 @@ mod einsum;
 mod gather;
 mod io;
 mod loss;
+mod mode;
 mod nn;
 mod ops;
 mod optim;
