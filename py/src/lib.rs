@@ -31,6 +31,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use vkml_backend_cpu::CpuBackend;
 use vkml_core::api::{create, Tensor as Core};
+use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
 use vkml_core::dispatch;
@@ -38,6 +39,7 @@ use vkml_core::graph::op::UnaryOp;
 use vkml_core::graph::table::{Tolerance, OPS};
 use vkml_core::tensor::promote::{result_type as core_result_type, Operand};
 use vkml_core::tensor::realize;
+use vkml_core::util::error::Result as CoreResult;
 use vkml_core::util::stats::{get, COUNTERS};
 
 use convert::{from_numpy_name, opt_device, opt_dtype, scalar, shape_args, sizes, type_name, OrPy};
@@ -145,35 +147,28 @@ fn from_numpy(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     Ok(Tensor(from_data(py, array, None, None)?))
 }
 
-fn fill(
-    size: &Bound<'_, PyTuple>,
-    value: Scalar,
-    dtype: Option<&Bound<'_, PyAny>>,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Tensor> {
-    let shape = sizes(&shape_args(size)?)?;
-    let dt = opt_dtype(dtype)?.unwrap_or(DType::F32);
-    Ok(Tensor(Core::full(&shape, value, dt, opt_device(device)?).py()?))
+/// The creators of a shape (`*size`) with a float32 default: each `make` builds the tensor.
+macro_rules! sized {
+    ($($name:ident => $make:expr),* $(,)?) => {$(
+        #[pyfunction]
+        #[pyo3(signature = (*size, dtype = None, device = None))]
+        fn $name(
+            size: &Bound<'_, PyTuple>,
+            dtype: Option<&Bound<'_, PyAny>>,
+            device: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Tensor> {
+            let shape = sizes(&shape_args(size)?)?;
+            let make: fn(&[usize], DType, DeviceId) -> CoreResult<Core> = $make;
+            Ok(Tensor(make(&shape, opt_dtype(dtype)?.unwrap_or(DType::F32), opt_device(device)?).py()?))
+        }
+    )*};
 }
 
-#[pyfunction]
-#[pyo3(signature = (*size, dtype = None, device = None))]
-fn zeros(
-    size: &Bound<'_, PyTuple>,
-    dtype: Option<&Bound<'_, PyAny>>,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Tensor> {
-    fill(size, Scalar::Int(0), dtype, device)
-}
-
-#[pyfunction]
-#[pyo3(signature = (*size, dtype = None, device = None))]
-fn ones(
-    size: &Bound<'_, PyTuple>,
-    dtype: Option<&Bound<'_, PyAny>>,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Tensor> {
-    fill(size, Scalar::Int(1), dtype, device)
+sized! {
+    zeros => |s, dt, dev| Core::full(s, Scalar::Int(0), dt, dev),
+    ones => |s, dt, dev| Core::full(s, Scalar::Int(1), dt, dev),
+    rand => Core::rand,
+    randn => Core::randn,
 }
 
 #[pyfunction]
@@ -211,28 +206,6 @@ fn arange(
     let any_float = [s, e, st].iter().any(|v| matches!(v, Scalar::Float(_)));
     let dt = opt_dtype(dtype)?.unwrap_or(if any_float { DType::F32 } else { DType::I64 });
     Ok(Tensor(Core::arange(s, e, st, dt, opt_device(device)?).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (*size, dtype = None, device = None))]
-fn rand(
-    size: &Bound<'_, PyTuple>,
-    dtype: Option<&Bound<'_, PyAny>>,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Tensor> {
-    let shape = sizes(&shape_args(size)?)?;
-    Ok(Tensor(Core::rand(&shape, opt_dtype(dtype)?.unwrap_or(DType::F32), opt_device(device)?).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (*size, dtype = None, device = None))]
-fn randn(
-    size: &Bound<'_, PyTuple>,
-    dtype: Option<&Bound<'_, PyAny>>,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Tensor> {
-    let shape = sizes(&shape_args(size)?)?;
-    Ok(Tensor(Core::randn(&shape, opt_dtype(dtype)?.unwrap_or(DType::F32), opt_device(device)?).py()?))
 }
 
 #[pyfunction]

@@ -9,29 +9,27 @@ use crate::ops::ok;
 use crate::tensor::Tensor;
 use crate::JsResult;
 
+/// A binding per parameterless activation (`vkml_core::plain_activations!` lists them).
+macro_rules! bind_plain {
+    ($($name:ident),*) => {
+        $(
+            #[wasm_bindgen]
+            pub fn $name(x: &Tensor) -> JsResult<Tensor> {
+                ok(act::$name(x.core()?))
+            }
+        )*
+    };
+}
+vkml_core::plain_activations!(bind_plain);
+
 #[wasm_bindgen]
 pub fn gelu(x: &Tensor, approximate: Option<String>) -> JsResult<Tensor> {
     ok(act::gelu(x.core()?, approximate.as_deref().unwrap_or("none")))
 }
 
 #[wasm_bindgen]
-pub fn silu(x: &Tensor) -> JsResult<Tensor> {
-    ok(act::silu(x.core()?))
-}
-
-#[wasm_bindgen]
-pub fn mish(x: &Tensor) -> JsResult<Tensor> {
-    ok(act::mish(x.core()?))
-}
-
-#[wasm_bindgen]
 pub fn elu(x: &Tensor, alpha: Option<f64>) -> JsResult<Tensor> {
     ok(act::elu(x.core()?, alpha.unwrap_or(1.0)))
-}
-
-#[wasm_bindgen]
-pub fn selu(x: &Tensor) -> JsResult<Tensor> {
-    ok(act::selu(x.core()?))
 }
 
 #[wasm_bindgen]
@@ -50,33 +48,8 @@ pub fn softplus(x: &Tensor, beta: Option<f64>, threshold: Option<f64>) -> JsResu
 }
 
 #[wasm_bindgen]
-pub fn logsigmoid(x: &Tensor) -> JsResult<Tensor> {
-    ok(act::logsigmoid(x.core()?))
-}
-
-#[wasm_bindgen]
-pub fn softsign(x: &Tensor) -> JsResult<Tensor> {
-    ok(act::softsign(x.core()?))
-}
-
-#[wasm_bindgen]
-pub fn hardsigmoid(x: &Tensor) -> JsResult<Tensor> {
-    ok(act::hardsigmoid(x.core()?))
-}
-
-#[wasm_bindgen]
-pub fn hardswish(x: &Tensor) -> JsResult<Tensor> {
-    ok(act::hardswish(x.core()?))
-}
-
-#[wasm_bindgen]
 pub fn hardtanh(x: &Tensor, min_val: Option<f64>, max_val: Option<f64>) -> JsResult<Tensor> {
     ok(act::hardtanh(x.core()?, min_val.unwrap_or(-1.0), max_val.unwrap_or(1.0)))
-}
-
-#[wasm_bindgen]
-pub fn relu6(x: &Tensor) -> JsResult<Tensor> {
-    ok(act::relu6(x.core()?))
 }
 
 /// `one_hot(x, num_classes)`, async: the indices are checked against the class count (read back when they live on a

@@ -3,6 +3,15 @@
 //! composite's primitives would give (clamp, hardtanh, hardsigmoid), the value is taken detached outside the smooth
 //! region; a branch `where` discards is fed a harmless input so that 0·inf never reaches the gradient.
 
+/// The activations whose only argument is the input, each a function of this module of the same name: the
+/// front ends expand their bindings from this one list (`plain_activations!(cb)` expands `cb!(relu6, ...)`).
+#[macro_export]
+macro_rules! plain_activations {
+    ($callback:ident) => {
+        $callback!(relu6, selu, silu, mish, logsigmoid, softsign, hardsigmoid, hardswish);
+    };
+}
+
 use crate::api::elementwise::{binary, plus, s, scale, t, where_};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;

@@ -73,14 +73,15 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 
 def _inplace(fn):
-    """`fn` whose `inplace=True` writes the result into its input (a new version of the input's storage)."""
+    """`fn` with torch's `inplace=`: True writes the result into the input (a new version of its storage)."""
     sig = inspect.signature(fn)
+    flag = inspect.Parameter("inplace", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=False)
+    sig = sig.replace(parameters=[*sig.parameters.values(), flag])
 
     def call(*args, **kwargs):
-        bound = sig.bind(*args, **kwargs)
-        flag = bound.arguments.get("inplace", False)
-        bound.arguments["inplace"] = False
-        return _keywords.inplace(bound.arguments["input"], fn(*bound.args, **bound.kwargs), flag)
+        bound = sig.bind(*args, **kwargs)  # no defaults filled in: the Rust function applies its own
+        inplace = bound.arguments.pop("inplace", False)
+        return _keywords.inplace(bound.arguments["input"], fn(**bound.arguments), inplace)
 
     call.__name__ = fn.__name__
     call.__doc__ = fn.__doc__
