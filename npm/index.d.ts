@@ -50,11 +50,11 @@ export interface Tensor extends WasmTensor {
   prod(dim?: number, keepdim?: boolean): Tensor;
   norm(p?: number | "fro", dim?: number, keepdim?: boolean): Tensor;
   /** Indexing by tensors (int32 or int64 indices); async: a device index is read back to check it. */
-  gather(dim: number, index: Tensor): Promise<Tensor>;
-  scatter(dim: number, index: Tensor, src: Tensor | number): Promise<Tensor>;
-  scatter_add(dim: number, index: Tensor, src: Tensor): Promise<Tensor>;
-  index_select(dim: number, index: Tensor): Promise<Tensor>;
-  take_along_dim(indices: Tensor, dim?: number | null): Promise<Tensor>;
+  gather(dim: number, index: Tensor): Tensor;
+  scatter(dim: number, index: Tensor, src: Tensor | number): Tensor;
+  scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
+  index_select(dim: number, index: Tensor): Tensor;
+  take_along_dim(indices: Tensor, dim?: number | null): Tensor;
 }
 export declare const Tensor: typeof WasmTensor;
 
@@ -154,7 +154,7 @@ export declare const nn: {
   BCELoss: ModuleClass<[({ weight?: Tensor } & Reduction)?]>;
   BCEWithLogitsLoss: ModuleClass<[({ weight?: Tensor; pos_weight?: Tensor } & Reduction)?]>;
   KLDivLoss: ModuleClass<[{ reduction?: "mean" | "sum" | "none" | "batchmean"; log_target?: boolean }?]>;
-  /** forward(input) is async: it returns a Promise (the indices are checked first). */
+  /** A device-computed index is checked at the next read (clamped into range meanwhile). */
   Embedding: ModuleClass<[number, number, { padding_idx?: number; device?: string; dtype?: string }?]>;
   cross_entropy(input: Tensor, target: Tensor,
     options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
@@ -208,7 +208,7 @@ export declare const nn: {
       options?: { weight?: Tensor; pos_weight?: Tensor } & Reduction): Tensor;
     kl_div(input: Tensor, target: Tensor,
       options?: { reduction?: "mean" | "sum" | "none" | "batchmean"; log_target?: boolean }): Tensor;
-    embedding(input: Tensor, weight: Tensor, options?: { padding_idx?: number }): Promise<Tensor>;
+    embedding(input: Tensor, weight: Tensor, options?: { padding_idx?: number }): Tensor;
     batch_norm(x: Tensor, running_mean?: Tensor, running_var?: Tensor, weight?: Tensor, bias?: Tensor,
       options?: { training?: boolean; momentum?: number; eps?: number }): Tensor;
     layer_norm(x: Tensor, normalized_shape: number | number[], weight?: Tensor, bias?: Tensor,

@@ -69,7 +69,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
       return wasm._binary_cross_entropy_with_logits(input, target, rest, handle(weight), handle(pos_weight));
     },
     kl_div: (input, target, options) => wasm.kl_div(input, target, options),
-    /** Async (a Promise): the indices are checked against the rows first, as torch's CPU kernel does. */
+    /** A device-computed index is checked at the next read (an out-of-range one is clamped meanwhile). */
     embedding: (input, weight, options = {}) => wasm._embedding(handle(input), handle(weight), options),
     batch_norm: (x, running_mean, running_var, weight, bias, options) =>
       wasm._batch_norm(x, handle(running_mean), handle(running_var), handle(weight), handle(bias), options),
@@ -257,7 +257,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }
   }
 
-  /** Embedding: weight (num_embeddings, embedding_dim) from N(0, 1), the padding row zero; forward is async. */
+  /** Embedding: weight (num_embeddings, embedding_dim) from N(0, 1), the padding row zero. */
   class Embedding extends Module {
     constructor(num_embeddings, embedding_dim, { padding_idx, device, dtype } = {}) {
       super();

@@ -30,7 +30,10 @@ CASES = [
     error("getitem", [(2, 3)], lambda x: x[:, 3], IndexError),
     error("getitem", [(2, 3)], lambda x: x[1.5], IndexError),
     error("setitem", [(2, 3)], lambda x: x.__setitem__(5, 1.0), IndexError),
-    # bad arguments -> TypeError / ValueError / RuntimeError as torch raises them
+    # bad arguments -> TypeError / ValueError / RuntimeError as torch raises them; torch's RuntimeError for these
+    # dtype and value errors is kept (docs/python-api.md, Errors)
+    error("masked_fill", [(3,)], lambda x, lib: x.masked_fill(lib.tensor([1, 0, 1]).to(x.device), 0.0), RuntimeError),
+    error("index_select", [(3,)], lambda x, lib: x.index_select(0, lib.tensor([0.0]).to(x.device)), RuntimeError),
     error("zeros", [], lambda lib: lib.zeros(2, dtype=5), TypeError),
     error("zeros", [], lambda lib: lib.zeros(2, dtype="float32"), TypeError),
     error("zeros", [], lambda lib: lib.zeros(-1), RuntimeError),

@@ -265,6 +265,37 @@ export async function moduleCases(vkml, m, device) {
   return null;
 }
 
+/** Indexing stays synchronous: an index computed on the device is checked at the next read, which throws torch's
+ * RangeError once; an index from a JavaScript array is checked at once. */
+export async function deferredCase(vkml, device) {
+  const x = vkml.tensor([1, 2, 3], { dtype: "float32", device });
+  const idx = vkml.arange(0, 2, 1, { dtype: "int64", device }).mul(3); // [0, 3], computed on the device
+  const y = x.gather(0, idx);
+  if (!(y instanceof vkml.Tensor)) return "gather did not return a Tensor at once";
+  let err = null;
+  try {
+    await y.data();
+  } catch (e) {
+    err = e;
+  }
+  if (!(err instanceof RangeError) || !/index 3 is out of bounds for dimension 0 with size 3/.test(err.message)) {
+    return `the deferred index fault: ${err?.constructor?.name}: ${err?.message}`;
+  }
+  if ((await numbers(x)).join() !== "1,2,3") return "the fault was raised twice";
+  try {
+    x.index_select(0, vkml.tensor(BigInt64Array.from([5n]), { device }));
+    return "a host index out of range was not refused at once";
+  } catch (e) {
+    if (!(e instanceof RangeError)) return `host index: ${e?.constructor?.name}: ${e?.message}`;
+  }
+  const ok = x.index_select(0, vkml.arange(0, 3, 1, { dtype: "int64", device }).flip([0]));
+  if ((await numbers(ok)).join() !== "3,2,1") return "a device index in range gave the wrong rows";
+  const emb = new vkml.nn.Embedding(4, 2, { device });
+  const rows = emb.forward(vkml.tensor(BigInt64Array.from([0n, 3n]), { device }));
+  if (!(rows instanceof vkml.Tensor) || rows.shape.join() !== "2,2") return "Embedding.forward is not synchronous";
+  return null;
+}
+
 /** Bad input gives a clear exception of the right class; returns an error message or null. */
 export async function errorCases(vkml, device) {
   const expect = (what, Cls, re, f) => {
@@ -333,6 +364,7 @@ export async function runAll(vkml, fixtures, device, log = () => {}) {
   for (const c of fixtures.data.cases) await record(c.id, null, () => dataCase(vkml, fixtures.data.n, c, device));
   await record("shuffle", null, () => shuffleCase(vkml, device));
   await record("modules", null, () => moduleCases(vkml, fixtures.modules, device));
+  await record("deferred index checks", null, () => deferredCase(vkml, device));
   await record("errors", null, () => errorCases(vkml, device));
   for (const op of failedOps) ops.delete(op);
   return { passed, failures, ops: [...ops].sort() };

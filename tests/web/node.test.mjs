@@ -9,6 +9,7 @@ import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import {
   dataCase,
+  deferredCase,
   errorCases,
   forwardCase,
   gradCase,
@@ -56,6 +57,9 @@ for (const c of fx.data.cases) {
 test("shuffled batches follow manual_seed", async () => assert.equal(await shuffleCase(vkml, "cpu"), null));
 test("ConvTranspose2d, Upsample, a torch.save checkpoint and calculate_gain match torch", async () => {
   assert.equal(await moduleCases(vkml, fx.modules, "cpu"), null);
+});
+test("indexing is synchronous; a device index is checked at the next read", async () => {
+  assert.equal(await deferredCase(vkml, "cpu"), null);
 });
 test("eager mode and counters, as Python's", () => {
   assert.equal(vkml.is_eager(), false);

@@ -72,6 +72,7 @@ pub async fn save_safetensors(names: Vec<String>, tensors: Vec<Tensor>) -> JsRes
     if names.len() != tensors.len() {
         return Err(js_sys::Error::new("save_safetensors: one name per tensor").into());
     }
+    crate::gather::raise_deferred().await?;
     let mut entries = Vec::with_capacity(names.len());
     for (name, t) in names.into_iter().zip(tensors.iter()) {
         let t = t.core()?;

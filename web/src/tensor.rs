@@ -155,6 +155,7 @@ impl Tensor {
 
     /// The values as a typed array (see `vkml.tensor` for the types), realizing the pending graph.
     pub async fn data(&self) -> JsResult<JsValue> {
+        crate::gather::raise_deferred().await?;
         let t = readable(self.core()?)?;
         let bytes = read_bytes_async(&t).await.js()?;
         Ok(typed_array(&bytes, t.dtype()))
@@ -170,6 +171,7 @@ impl Tensor {
             ))
             .into());
         }
+        crate::gather::raise_deferred().await?;
         let t = readable(core)?;
         let b = read_bytes_async(&t).await.js()?;
         let word = |n: usize| -> [u8; 8] {

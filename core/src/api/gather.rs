@@ -1,14 +1,19 @@
 //! Indexing by tensors: gather, scatter, scatter_add, index_select, take_along_dim and embedding, over the Gather
-//! and Scatter primitives. Index values are checked against the indexed extent before any kernel runs, as torch's
-//! CPU kernels do: from host data when the index was made from NumPy or a list, else by reading its [min, max] back
-//! (a realization point; a browser reads that range itself, asynchronously, and calls `check_index`).
+//! and Scatter primitives. Index values are checked against the indexed extent, as torch's CPU kernels do: from
+//! host data when the index was made from NumPy or a list, else by reading its [min, max] back (a realization
+//! point). A browser cannot wait for that read: there the check is deferred (`Check::Defer`): the op runs with the
+//! index clamped into range, and the next read of any value raises the fault (`take_deferred`), as a device-side
+//! assert surfaces in torch on CUDA.
 
-use crate::api::elementwise::{common_device, t};
+use std::cell::RefCell;
+
+use crate::api::elementwise::{binary, common_device, t};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::{wrap_dim, View};
-use crate::graph::op::Op;
+use crate::graph::op::{BinaryOp, Op};
 use crate::tensor::host::host_view_ints;
+use crate::tensor::promote::Operand;
 use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
@@ -176,30 +181,77 @@ fn extent(x: &Tensor, dim: usize) -> usize {
     x.shape().get(dim).copied().unwrap_or(1)
 }
 
-/// The bounds of an index, read here (native front ends) or handed in by a front end that read them itself
-/// asynchronously (`bounds`, then the `*_with` form).
-type Known = Option<(i64, i64)>;
+/// How an op checks its index: against bounds already known (read here by native front ends, or from host data),
+/// or deferred to the next read, with the index's [min, max] tensor still on its device (`bounds`).
+pub enum Check {
+    Known(Option<(i64, i64)>),
+    Defer(Tensor),
+}
+
+impl From<Option<(i64, i64)>> for Check {
+    fn from(b: Option<(i64, i64)>) -> Check {
+        Check::Known(b)
+    }
+}
+
+/// A deferred index check: the index's [min, max] on its device, the extent it must stay below, the wording.
+pub struct Deferred {
+    pub range: Tensor,
+    extent: usize,
+    wording: Wording,
+}
+
+impl Deferred {
+    /// The check, once the range's bytes are read back.
+    pub fn check(&self, range_bytes: &[u8]) -> Result<()> {
+        check_index(Some(range_from_bytes(range_bytes)?), self.extent, self.wording)
+    }
+}
+
+thread_local! {
+    static DEFERRED: RefCell<Vec<Deferred>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The checks deferred since the last call: a front end reads each range before it reads any value.
+pub fn take_deferred() -> Vec<Deferred> {
+    DEFERRED.with(|d| std::mem::take(&mut *d.borrow_mut()))
+}
+
+/// The index an op runs with: checked now, or with its check deferred and its values clamped into [0, extent)
+/// so that no kernel reads outside its operand before the fault is raised.
+fn checked(idx: &Tensor, check: Check, extent: usize, wording: Wording) -> Result<Tensor> {
+    match check {
+        Check::Known(b) => check_index(b, extent, wording).map(|_| idx.clone()),
+        Check::Defer(_) if extent == 0 => check_index(Some((0, 0)), 0, wording).map(|_| idx.clone()),
+        Check::Defer(range) => {
+            DEFERRED.with(|d| d.borrow_mut().push(Deferred { range, extent, wording }));
+            let low = binary(&Operand::Tensor(idx.clone()), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Maximum)?;
+            let top = Operand::Scalar(Scalar::Int(extent as i64 - 1));
+            binary(&Operand::Tensor(low), &top, BinaryOp::Minimum)
+        }
+    }
+}
 
 /// `torch.gather(x, dim, index)`.
 pub fn gather(x: &Tensor, dim: i64, idx: &Tensor) -> Result<Tensor> {
-    gather_with(x, dim, idx, read_bounds(idx)?)
+    gather_with(x, dim, idx, read_bounds(idx)?.into())
 }
 
-pub fn gather_with(x: &Tensor, dim: i64, idx: &Tensor, bounds: Known) -> Result<Tensor> {
+pub fn gather_with(x: &Tensor, dim: i64, idx: &Tensor, check: Check) -> Result<Tensor> {
     index_dtype(idx, "gather")?;
     same_device(x, idx)?;
     let d = wrap_dim(dim, x.ndim().max(1))?;
     check_shapes("gather", x, d, idx, None)?;
-    check_index(bounds, extent(x, d), Wording::Bounds { dim: d })?;
-    gather_unchecked(x, d, idx)
+    let idx = checked(idx, check, extent(x, d), Wording::Bounds { dim: d })?;
+    gather_unchecked(x, d, &idx)
 }
 
 /// `torch.scatter(x, dim, index, src)` and `scatter_add` (`add`); a scalar value is a `src` filled with it.
 pub fn scatter(x: &Tensor, dim: i64, idx: &Tensor, src: &Tensor, add: bool) -> Result<Tensor> {
-    scatter_with(x, dim, idx, src, add, read_bounds(idx)?)
+    scatter_with(x, dim, idx, src, add, read_bounds(idx)?.into())
 }
 
-pub fn scatter_with(x: &Tensor, dim: i64, idx: &Tensor, src: &Tensor, add: bool, bounds: Known) -> Result<Tensor> {
+pub fn scatter_with(x: &Tensor, dim: i64, idx: &Tensor, src: &Tensor, add: bool, check: Check) -> Result<Tensor> {
     let op = if add { "scatter_add" } else { "scatter" };
     index_dtype(idx, op)?;
     same_device(x, idx)?;
@@ -209,8 +261,8 @@ pub fn scatter_with(x: &Tensor, dim: i64, idx: &Tensor, src: &Tensor, add: bool,
     }
     let d = wrap_dim(dim, x.ndim().max(1))?;
     check_shapes(op, x, d, idx, Some(src))?;
-    check_index(bounds, extent(x, d), Wording::Bounds { dim: d })?;
-    scatter_unchecked(x, d, idx, src, add)
+    let idx = checked(idx, check, extent(x, d), Wording::Bounds { dim: d })?;
+    scatter_unchecked(x, d, &idx, src, add)
 }
 
 /// A tensor of `idx`'s shape filled with `value`, for `scatter(x, dim, idx, value)`.
@@ -221,10 +273,10 @@ pub fn scatter_value(x: &Tensor, idx: &Tensor, value: Scalar) -> Result<Tensor> 
 
 /// `torch.index_select(x, dim, index)`: a 1-d (or 0-d) index of int32/int64.
 pub fn index_select(x: &Tensor, dim: i64, idx: &Tensor) -> Result<Tensor> {
-    index_select_with(x, dim, idx, read_bounds(idx)?)
+    index_select_with(x, dim, idx, read_bounds(idx)?.into())
 }
 
-pub fn index_select_with(x: &Tensor, dim: i64, idx: &Tensor, bounds: Known) -> Result<Tensor> {
+pub fn index_select_with(x: &Tensor, dim: i64, idx: &Tensor, check: Check) -> Result<Tensor> {
     if idx.ndim() > 1 {
         return Err(Error::Runtime("index_select(): Index is supposed to be a vector".into()));
     }
@@ -233,8 +285,8 @@ pub fn index_select_with(x: &Tensor, dim: i64, idx: &Tensor, bounds: Known) -> R
     }
     same_device(x, idx)?;
     let d = wrap_dim(dim, x.ndim().max(1))?;
-    check_index(bounds, extent(x, d), Wording::Range)?;
-    index_select_unchecked(x, d, idx)
+    let idx = checked(idx, check, extent(x, d), Wording::Range)?;
+    index_select_unchecked(x, d, &idx)
 }
 
 /// index_select as a gather with the index expanded over the other dims (stride 0: no copy).
@@ -253,12 +305,12 @@ pub fn index_select_unchecked(x: &Tensor, dim: usize, idx: &Tensor) -> Result<Te
 /// `torch.take_along_dim(x, indices, dim)`: x and indices broadcast against each other except along `dim`; with
 /// no dim, both are flattened.
 pub fn take_along_dim(x: &Tensor, idx: &Tensor, dim: Option<i64>) -> Result<Tensor> {
-    take_along_dim_with(x, idx, dim, read_bounds(idx)?)
+    take_along_dim_with(x, idx, dim, read_bounds(idx)?.into())
 }
 
-pub fn take_along_dim_with(x: &Tensor, idx: &Tensor, dim: Option<i64>, bounds: Known) -> Result<Tensor> {
+pub fn take_along_dim_with(x: &Tensor, idx: &Tensor, dim: Option<i64>, check: Check) -> Result<Tensor> {
     let Some(dim) = dim else {
-        return gather_with(&x.reshape(&[-1])?, 0, &idx.reshape(&[-1])?, bounds);
+        return gather_with(&x.reshape(&[-1])?, 0, &idx.reshape(&[-1])?, check);
     };
     if x.ndim() != idx.ndim() {
         return Err(Error::Runtime(format!(
@@ -279,18 +331,18 @@ pub fn take_along_dim_with(x: &Tensor, idx: &Tensor, dim: Option<i64>, bounds: K
         xb[d] = x.shape()[d];
         ib[d] = idx.shape()[d];
     }
-    gather_with(&x.expand(&xb)?, d as i64, &idx.expand(&ib)?, bounds)
+    gather_with(&x.expand(&xb)?, d as i64, &idx.expand(&ib)?, check)
 }
 
 /// `F.embedding(idx, weight, padding_idx)`: rows of the 2-d weight; the padding row gets no gradient.
 pub fn embedding(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>) -> Result<Tensor> {
-    embedding_with(idx, weight, padding_idx, read_bounds(idx)?)
+    embedding_with(idx, weight, padding_idx, read_bounds(idx)?.into())
 }
 
-pub fn embedding_with(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>, bounds: Known) -> Result<Tensor> {
+pub fn embedding_with(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>, check: Check) -> Result<Tensor> {
     let pad = embedding_checks(idx, weight, padding_idx)?;
-    check_index(bounds, weight.shape()[0], Wording::Range)?;
-    embedding_unchecked(idx, weight, pad)
+    let idx = checked(idx, check, weight.shape()[0], Wording::Range)?;
+    embedding_unchecked(&idx, weight, pad)
 }
 
 /// embedding's checks; the padding row, wrapped.
