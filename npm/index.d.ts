@@ -187,7 +187,10 @@ export declare const nn: {
     hardswish(x: Tensor): Tensor;
     hardtanh(x: Tensor, min_val?: number, max_val?: number): Tensor;
     relu6(x: Tensor): Tensor;
-    one_hot(x: Tensor, num_classes?: number): Promise<Tensor>;
+    /** With a class count: a Tensor at once (device values are checked at the next read). */
+    one_hot(x: Tensor, num_classes: number): Tensor;
+    /** The class count read from the values (also num_classes = -1): a Promise. */
+    one_hot(x: Tensor): Promise<Tensor>;
     softmax(x: Tensor, dim: number): Tensor;
     log_softmax(x: Tensor, dim: number): Tensor;
     dropout(x: Tensor, options?: { p?: number; training?: boolean }): Tensor;

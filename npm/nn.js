@@ -37,8 +37,10 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     hardswish: (x) => wasm.hardswish(x),
     hardtanh: (x, min_val = -1.0, max_val = 1.0) => wasm.hardtanh(x, min_val, max_val),
     relu6: (x) => wasm.relu6(x),
-    /** Async (a Promise): the indices are read back to check them, as torch's CPU kernel does. */
-    one_hot: (x, num_classes = -1) => wasm._one_hot(handle(x), num_classes),
+    /** With num_classes: a Tensor at once (device values are checked at the next read); without it (-1): a
+     * Promise, as the class count is read from the values first. */
+    one_hot: (x, num_classes = -1) =>
+      num_classes === -1 ? wasm._one_hot_infer(handle(x)) : wasm._one_hot(handle(x), num_classes),
     softmax: (x, dim) => x.softmax(dim),
     log_softmax: (x, dim) => x.log_softmax(dim),
     dropout: (x, options) => wasm.dropout(x, options),

@@ -290,6 +290,15 @@ export async function deferredCase(vkml, device) {
   }
   const ok = x.index_select(0, vkml.arange(0, 3, 1, { dtype: "int64", device }).flip([0]));
   if ((await numbers(ok)).join() !== "3,2,1") return "a device index in range gave the wrong rows";
+  const hot = vkml.nn.functional.one_hot(idx, 3);
+  if (!(hot instanceof vkml.Tensor)) return "one_hot with a class count is not synchronous";
+  let hotErr = null;
+  try {
+    await hot.data();
+  } catch (e) {
+    hotErr = e;
+  }
+  if (!/Class values must be smaller than num_classes/.test(hotErr?.message)) return `one_hot: ${hotErr?.message}`;
   const emb = new vkml.nn.Embedding(4, 2, { device });
   const rows = emb.forward(vkml.tensor(BigInt64Array.from([0n, 3n]), { device }));
   if (!(rows instanceof vkml.Tensor) || rows.shape.join() !== "2,2") return "Embedding.forward is not synchronous";

@@ -2,12 +2,13 @@
 
 use wasm_bindgen::prelude::*;
 
+use vkml_core::api::gather::Bounds;
 use vkml_core::nn::activation as act;
 use vkml_core::nn::functional as nn;
 
 use crate::ops::ok;
 use crate::tensor::Tensor;
-use crate::JsResult;
+use crate::{JsResult, OrJs};
 
 /// A binding per parameterless activation (`vkml_core::plain_activations!` lists them).
 macro_rules! bind_plain {
@@ -52,11 +53,22 @@ pub fn hardtanh(x: &Tensor, min_val: Option<f64>, max_val: Option<f64>) -> JsRes
     ok(act::hardtanh(x.core()?, min_val.unwrap_or(-1.0), max_val.unwrap_or(1.0)))
 }
 
-/// `one_hot(x, num_classes)`, async: the indices are checked against the class count (read back when they live on a
-/// device), as torch's CPU kernel does (the package's `nn.functional.one_hot` passes a fresh handle).
+/// `one_hot(x, num_classes)` with a class count: at once; values computed on the device are checked at the next
+/// read (`gather::raise_deferred`), as the indexing ops' are.
 #[wasm_bindgen(js_name = "_one_hot")]
-pub async fn one_hot(x: Tensor, num_classes: f64) -> JsResult<Tensor> {
+pub fn one_hot(x: &Tensor, num_classes: f64) -> JsResult<Tensor> {
+    let core = x.core()?;
+    match vkml_core::api::gather::bounds(core).js()? {
+        Bounds::Known(b) => ok(nn::one_hot_checked(core, num_classes as i64, b)),
+        Bounds::Device(range) => ok(nn::one_hot_deferred(core, num_classes as i64, range)),
+    }
+}
+
+/// `one_hot(x)` with the class count inferred from the values: async, as their maximum is read back first (the
+/// package's `nn.functional.one_hot` passes a fresh handle).
+#[wasm_bindgen(js_name = "_one_hot_infer")]
+pub async fn one_hot_infer(x: Tensor) -> JsResult<Tensor> {
     let core = x.core()?;
     let bounds = crate::gather::bounds(core).await?;
-    ok(nn::one_hot_checked(core, num_classes as i64, bounds))
+    ok(nn::one_hot_checked(core, -1, bounds))
 }

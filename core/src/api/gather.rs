@@ -65,6 +65,8 @@ pub enum Wording {
     Bounds { dim: usize },
     /// index_select and embedding: "index out of range in self".
     Range,
+    /// one_hot (a RuntimeError in torch): "Class values must be non-negative." / "... smaller than num_classes."
+    Classes,
 }
 
 /// torch's error when `bounds` reach outside [0, extent).
@@ -74,10 +76,16 @@ pub fn check_index(bounds: Option<(i64, i64)>, extent: usize, wording: Wording) 
     if lo >= 0 && (hi as u64) < extent as u64 {
         return Ok(());
     }
-    Err(Error::Index(match wording {
-        Wording::Bounds { dim } => format!("index {bad} is out of bounds for dimension {dim} with size {extent}"),
-        Wording::Range => "index out of range in self".into(),
-    }))
+    Err(match wording {
+        Wording::Bounds { dim } => {
+            Error::Index(format!("index {bad} is out of bounds for dimension {dim} with size {extent}"))
+        }
+        Wording::Range => Error::Index("index out of range in self".into()),
+        Wording::Classes => {
+            let what = if lo < 0 { "non-negative" } else { "smaller than num_classes" };
+            Error::Runtime(format!("Class values must be {what}."))
+        }
+    })
 }
 
 fn index_dtype(idx: &Tensor, op: &str) -> Result<()> {
@@ -217,6 +225,11 @@ pub fn take_deferred() -> Vec<Deferred> {
     DEFERRED.with(|d| std::mem::take(&mut *d.borrow_mut()))
 }
 
+/// Record a check for the next read: `range` (an index's [min, max] on its device) must lie in [0, extent).
+pub fn defer(range: Tensor, extent: usize, wording: Wording) {
+    DEFERRED.with(|d| d.borrow_mut().push(Deferred { range, extent, wording }));
+}
+
 /// The index an op runs with: checked now, or with its check deferred and its values clamped into [0, extent)
 /// so that no kernel reads outside its operand before the fault is raised.
 fn checked(idx: &Tensor, check: Check, extent: usize, wording: Wording) -> Result<Tensor> {
@@ -224,7 +237,7 @@ fn checked(idx: &Tensor, check: Check, extent: usize, wording: Wording) -> Resul
         Check::Known(b) => check_index(b, extent, wording).map(|_| idx.clone()),
         Check::Defer(_) if extent == 0 => check_index(Some((0, 0)), 0, wording).map(|_| idx.clone()),
         Check::Defer(range) => {
-            DEFERRED.with(|d| d.borrow_mut().push(Deferred { range, extent, wording }));
+            defer(range, extent, wording);
             let low = binary(&Operand::Tensor(idx.clone()), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Maximum)?;
             let top = Operand::Scalar(Scalar::Int(extent as i64 - 1));
             binary(&Operand::Tensor(low), &top, BinaryOp::Minimum)

@@ -358,6 +358,19 @@ pub fn one_hot(x: &Tensor, num_classes: i64) -> Result<Tensor> {
     one_hot_checked(x, num_classes, crate::api::gather::read_bounds(x)?)
 }
 
+/// one_hot with a class count, its check deferred to the next read (`gather::defer`; a browser, where reading the
+/// indices' `range` back cannot be waited for): values outside [0, num_classes) give rows of zeros meanwhile.
+pub fn one_hot_deferred(x: &Tensor, num_classes: i64, range: Tensor) -> Result<Tensor> {
+    if num_classes < 0 {
+        return Err(Error::Runtime(
+            "one_hot: a deferred check needs num_classes (-1 infers it from the values)".into(),
+        ));
+    }
+    let rows = one_hot_checked(x, num_classes, None)?;
+    crate::api::gather::defer(range, num_classes as usize, crate::api::gather::Wording::Classes);
+    Ok(rows)
+}
+
 /// one_hot given the indices' [min, max] (None when there are none).
 pub fn one_hot_checked(x: &Tensor, num_classes: i64, bounds: Option<(i64, i64)>) -> Result<Tensor> {
     if x.dtype() != DType::I64 {
@@ -371,14 +384,7 @@ pub fn one_hot_checked(x: &Tensor, num_classes: i64, bounds: Option<(i64, i64)>)
         (c, _) if c < -1 => return Err(Error::Runtime("num_classes should be positive".into())),
         (c, _) => c,
     };
-    if let Some((lo, hi)) = bounds {
-        if lo < 0 {
-            return Err(Error::Runtime("Class values must be non-negative.".into()));
-        }
-        if hi >= classes {
-            return Err(Error::Runtime("Class values must be smaller than num_classes.".into()));
-        }
-    }
+    crate::api::gather::check_index(bounds, classes as usize, crate::api::gather::Wording::Classes)?;
     let range = Tensor::arange(Scalar::Int(0), Scalar::Int(classes), Scalar::Int(1), DType::I64, x.device())?;
     binary(&t(&x.unsqueeze(-1)?), &t(&range), BinaryOp::Eq)?.to_dtype(DType::I64)
 }
