@@ -2,13 +2,12 @@
 
 use wasm_bindgen::prelude::*;
 
-use vkml_core::api::gather::Bounds;
 use vkml_core::nn::activation as act;
 use vkml_core::nn::functional as nn;
 
 use crate::ops::ok;
 use crate::tensor::Tensor;
-use crate::{JsResult, OrJs};
+use crate::JsResult;
 
 /// A binding per parameterless activation (`vkml_core::plain_activations!` lists them).
 macro_rules! bind_plain {
@@ -58,10 +57,7 @@ pub fn hardtanh(x: &Tensor, min_val: Option<f64>, max_val: Option<f64>) -> JsRes
 #[wasm_bindgen(js_name = "_one_hot")]
 pub fn one_hot(x: &Tensor, num_classes: f64) -> JsResult<Tensor> {
     let core = x.core()?;
-    match vkml_core::api::gather::bounds(core).js()? {
-        Bounds::Known(b) => ok(nn::one_hot_checked(core, num_classes as i64, b)),
-        Bounds::Device(range) => ok(nn::one_hot_deferred(core, num_classes as i64, range)),
-    }
+    ok(nn::one_hot_with(core, num_classes as i64, crate::gather::check(core)?))
 }
 
 /// `one_hot(x)` with the class count inferred from the values: async, as their maximum is read back first (the
@@ -70,5 +66,5 @@ pub fn one_hot(x: &Tensor, num_classes: f64) -> JsResult<Tensor> {
 pub async fn one_hot_infer(x: Tensor) -> JsResult<Tensor> {
     let core = x.core()?;
     let bounds = crate::gather::bounds(core).await?;
-    ok(nn::one_hot_checked(core, -1, bounds))
+    ok(nn::one_hot_with(core, -1, bounds.into()))
 }

@@ -24,7 +24,7 @@ pub(crate) async fn bounds(idx: &Core) -> JsResult<Option<(i64, i64)>> {
 }
 
 /// How an indexing op checks `idx` here: now from host data, or deferred to the next read.
-fn check(idx: &Core) -> JsResult<Check> {
+pub(crate) fn check(idx: &Core) -> JsResult<Check> {
     Ok(match g::bounds(idx).js()? {
         Bounds::Known(b) => Check::Known(b),
         Bounds::Device(r) => Check::Defer(r),

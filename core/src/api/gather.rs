@@ -225,24 +225,30 @@ pub fn take_deferred() -> Vec<Deferred> {
     DEFERRED.with(|d| std::mem::take(&mut *d.borrow_mut()))
 }
 
-/// Record a check for the next read: `range` (an index's [min, max] on its device) must lie in [0, extent).
-pub fn defer(range: Tensor, extent: usize, wording: Wording) {
-    DEFERRED.with(|d| d.borrow_mut().push(Deferred { range, extent, wording }));
+/// Apply `check` against `extent`: known bounds now, a deferred check recorded for the next read (its `range`,
+/// an index's [min, max] on its device, must lie in [0, extent)). True when deferred.
+pub fn check_or_defer(check: Check, extent: usize, wording: Wording) -> Result<bool> {
+    match check {
+        Check::Known(b) => check_index(b, extent, wording).map(|_| false),
+        Check::Defer(range) => {
+            DEFERRED.with(|d| d.borrow_mut().push(Deferred { range, extent, wording }));
+            Ok(true)
+        }
+    }
 }
 
 /// The index an op runs with: checked now, or with its check deferred and its values clamped into [0, extent)
 /// so that no kernel reads outside its operand before the fault is raised.
 fn checked(idx: &Tensor, check: Check, extent: usize, wording: Wording) -> Result<Tensor> {
-    match check {
-        Check::Known(b) => check_index(b, extent, wording).map(|_| idx.clone()),
-        Check::Defer(_) if extent == 0 => check_index(Some((0, 0)), 0, wording).map(|_| idx.clone()),
-        Check::Defer(range) => {
-            defer(range, extent, wording);
-            let low = binary(&Operand::Tensor(idx.clone()), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Maximum)?;
-            let top = Operand::Scalar(Scalar::Int(extent as i64 - 1));
-            binary(&Operand::Tensor(low), &top, BinaryOp::Minimum)
-        }
+    if let (Check::Defer(_), 0) = (&check, extent) {
+        // Nothing to clamp into: every value of a non-empty index is out of range.
+        return check_index(Some((0, 0)), 0, wording).map(|_| idx.clone());
     }
+    if !check_or_defer(check, extent, wording)? {
+        return Ok(idx.clone());
+    }
+    let low = binary(&Operand::Tensor(idx.clone()), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Maximum)?;
+    binary(&Operand::Tensor(low), &Operand::Scalar(Scalar::Int(extent as i64 - 1)), BinaryOp::Minimum)
 }
 
 /// `torch.gather(x, dim, index)`.

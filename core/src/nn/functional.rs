@@ -2,6 +2,7 @@
 //! sigmoid, the softmax family and the losses, with torch's signatures and semantics.
 
 use crate::api::elementwise::{binary, div, mul, s, sub, t, where_};
+use crate::api::gather;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
@@ -352,39 +353,29 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
 
 /// `one_hot(x, num_classes)`: int64 indices to rows of 0/1 (int64); num_classes = −1 takes max + 1. The values are
 /// checked against the class count as torch's CPU kernel does, which reads them (`gather::read_bounds`: host data
-/// directly, else a realization point; a browser reads `gather::bounds` itself, asynchronously, and calls
-/// `one_hot_checked`).
+/// directly, else a realization point).
 pub fn one_hot(x: &Tensor, num_classes: i64) -> Result<Tensor> {
-    one_hot_checked(x, num_classes, crate::api::gather::read_bounds(x)?)
+    one_hot_with(x, num_classes, gather::read_bounds(x)?.into())
 }
 
-/// one_hot with a class count, its check deferred to the next read (`gather::defer`; a browser, where reading the
-/// indices' `range` back cannot be waited for): values outside [0, num_classes) give rows of zeros meanwhile.
-pub fn one_hot_deferred(x: &Tensor, num_classes: i64, range: Tensor) -> Result<Tensor> {
-    if num_classes < 0 {
-        return Err(Error::Runtime(
-            "one_hot: a deferred check needs num_classes (-1 infers it from the values)".into(),
-        ));
-    }
-    let rows = one_hot_checked(x, num_classes, None)?;
-    crate::api::gather::defer(range, num_classes as usize, crate::api::gather::Wording::Classes);
-    Ok(rows)
-}
-
-/// one_hot given the indices' [min, max] (None when there are none).
-pub fn one_hot_checked(x: &Tensor, num_classes: i64, bounds: Option<(i64, i64)>) -> Result<Tensor> {
+/// one_hot under a `gather::Check`: known bounds are checked now; a deferred check (a browser's device index, with
+/// a class count) is raised at the next read, and values outside [0, num_classes) give rows of zeros meanwhile.
+pub fn one_hot_with(x: &Tensor, num_classes: i64, check: gather::Check) -> Result<Tensor> {
     if x.dtype() != DType::I64 {
         return Err(Error::Runtime("one_hot is only applicable to index tensor of type LongTensor.".into()));
     }
-    let classes = match (num_classes, bounds) {
-        (-1, None) => {
+    let classes = match (num_classes, &check) {
+        (-1, gather::Check::Known(None)) => {
             return Err(Error::Runtime("Can not infer total number of classes from empty tensor.".into()));
         }
-        (-1, Some((_, hi))) => hi + 1,
+        (-1, gather::Check::Known(Some((_, hi)))) => hi + 1,
+        (-1, gather::Check::Defer(_)) => {
+            return Err(Error::Runtime("one_hot: inferring num_classes needs the values read first".into()));
+        }
         (c, _) if c < -1 => return Err(Error::Runtime("num_classes should be positive".into())),
         (c, _) => c,
     };
-    crate::api::gather::check_index(bounds, classes as usize, crate::api::gather::Wording::Classes)?;
+    gather::check_or_defer(check, classes as usize, gather::Wording::Classes)?;
     let range = Tensor::arange(Scalar::Int(0), Scalar::Int(classes), Scalar::Int(1), DType::I64, x.device())?;
     binary(&t(&x.unsqueeze(-1)?), &t(&range), BinaryOp::Eq)?.to_dtype(DType::I64)
 }

@@ -1,6 +1,5 @@
 """vkml: machine learning on the GPU you already have — PyTorch-shaped tensors on Vulkan, WebGPU and the CPU."""
 
-import inspect
 from typing import NamedTuple
 
 from . import (
@@ -119,26 +118,10 @@ full_like = _keywords.factory(_full_like, like=True)
 randint_like = _keywords.factory(_randint_like, random=True, like=True)
 
 
-def _out(fn):
-    """A function of vkml._random with torch's `out=`."""
-
-    def call(*args, out=None, **kwargs):
-        return _keywords.write_out(fn(*args, **kwargs), out, fn.__name__)
-
-    call.__name__ = fn.__name__
-    call.__doc__ = fn.__doc__
-    sig = inspect.signature(fn)
-    call.__signature__ = sig.replace(
-        parameters=[*sig.parameters.values(), inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None)],
-        return_annotation=Tensor,
-    )
-    return call
-
-
-bernoulli = _out(_random.bernoulli)
-multinomial = _out(_random.multinomial)
-cat = _out(_vkml.cat)
-stack = _out(_vkml.stack)
+bernoulli = _keywords.with_out(_random.bernoulli)
+multinomial = _keywords.with_out(_random.multinomial)
+cat = _keywords.with_out(_vkml.cat)
+stack = _keywords.with_out(_vkml.stack)
 
 
 def where(condition, input, other, *, out=None) -> Tensor:
@@ -187,4 +170,4 @@ del _name, _FUNCTIONS
 from . import data, datasets, linalg, nn, optim  # noqa: E402 - they import the names above
 from ._dlpack import from_dlpack  # noqa: E402 - it imports `tensor` from above
 
-__all__ = [n for n in globals() if not n.startswith("_") and n not in ("inspect", "NamedTuple")]
+__all__ = [n for n in globals() if not n.startswith("_") and n != "NamedTuple"]

@@ -85,6 +85,20 @@ def write_out(result, out, fn):
     return out if isinstance(result, tuple) else outs[0]
 
 
+def with_out(fn):
+    """`fn` (a function that has no `out=`) with torch's `out=`, and its signature saying so."""
+
+    def call(*args, out=None, **kwargs):
+        return write_out(fn(*args, **kwargs), out, fn.__name__)
+
+    call.__name__ = fn.__name__
+    call.__doc__ = fn.__doc__
+    sig = inspect.signature(fn)
+    out = _P("out", _P.KEYWORD_ONLY, default=None)
+    call.__signature__ = sig.replace(parameters=[*sig.parameters.values(), out], return_annotation=Tensor)
+    return call
+
+
 def inplace(input, result, flag):
     """torch's `inplace=True`: the result written into `input` (a new version of its storage; history is kept)."""
     return input.copy_(result) if flag else result

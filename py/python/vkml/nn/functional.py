@@ -1,6 +1,7 @@
 """`vkml.nn.functional`: torch's functional forms; the math is Rust (vkml_core::api::nn)."""
 
 import inspect
+import warnings
 
 from .. import _keywords, _vkml
 from .._vkml import (
@@ -55,8 +56,6 @@ def _softmax_dim(input, dim, name, stacklevel):
     inputs, else 1."""
     if dim is not None:
         return dim
-    import warnings
-
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
         stacklevel=stacklevel,

@@ -1,5 +1,6 @@
-"""`Optimizer`: param groups, per-parameter state and torch's `state_dict` layout. Subclasses hand each group to
-an update rule in Rust (`vkml_core::optim`), which writes parameters and state in place and realizes them."""
+"""`Optimizer`: param groups, per-parameter state and torch's `state_dict` layout. The built-in optimizers hand
+each group to its rule in Rust (`vkml_core::nn::optimizer`), which writes parameters and state in place and realizes
+them."""
 
 import copy
 from typing import Optional
