@@ -1,62 +1,78 @@
 // Type declarations for the npm package `vkml`. The engine's own classes and functions come from wasm-bindgen's
 // generated declarations (pkg/vkml_web.d.ts); this file adds what index.js, nn.js and optim.js define.
-import type { Tensor as WasmTensor } from "./pkg/vkml_web.js";
+// TypeScript: the `lib` option needs `esnext.disposable` (or `esnext`), as wasm-bindgen's classes declare
+// `Symbol.dispose`.
+import { Tensor } from "./pkg/vkml_web.js";
 
 export {
-  tensor, zeros, ones, full, rand, randn, arange, linspace, eye, manual_seed, no_grad, is_grad_enabled, init_webgpu,
-  best_device, devices, load_safetensors, load, set_eager, is_eager, stats,
+  Tensor, manual_seed, no_grad, is_grad_enabled, init_webgpu, best_device, devices, load_safetensors, load, set_eager,
+  is_eager, stats,
 } from "./pkg/vkml_web.js";
 
 type Operand = Tensor | number | boolean;
+type TensorOptions = { device?: string; dtype?: string };
+type Data = number | boolean | ArrayLike<number> | ArrayLike<bigint> | Data[] | ArrayBufferView;
 
-export interface Tensor extends WasmTensor {
-  add(other: Operand): Tensor;
-  sub(other: Operand): Tensor;
-  mul(other: Operand): Tensor;
-  div(other: Operand): Tensor;
-  maximum(other: Operand): Tensor;
-  minimum(other: Operand): Tensor;
-  eq(other: Operand): Tensor;
-  ne(other: Operand): Tensor;
-  lt(other: Operand): Tensor;
-  le(other: Operand): Tensor;
-  gt(other: Operand): Tensor;
-  ge(other: Operand): Tensor;
-  logical_and(other: Operand): Tensor;
-  logical_or(other: Operand): Tensor;
-  logical_xor(other: Operand): Tensor;
-  bitwise_and(other: Operand): Tensor;
-  bitwise_or(other: Operand): Tensor;
-  bitwise_xor(other: Operand): Tensor;
-  fmod(other: Operand): Tensor;
-  remainder(other: Operand): Tensor;
-  floor_divide(other: Operand): Tensor;
-  atan2(other: Operand): Tensor;
-  copysign(other: Operand): Tensor;
-  hypot(other: Operand): Tensor;
-  pow(other: Operand): Tensor;
-  /** Python's `t[...]`: numbers, slice strings ("1:3", ":", "::2"), null (new axis), "...". */
-  get(...items: (number | string | null)[]): Tensor;
-  /** Python's `t[...] = value`. */
-  set(items: (number | string | null)[] | number | string | null, value: Tensor | number | boolean): void;
-  backward(gradient?: Tensor, options?: { retain_graph?: boolean }): void;
-  /** Stable sorts: `[values, indices]`. */
-  sort(dim?: number, options?: { descending?: boolean }): [Tensor, Tensor];
-  argsort(dim?: number, options?: { descending?: boolean }): Tensor;
-  topk(k: number, options?: { dim?: number; largest?: boolean }): [Tensor, Tensor];
-  bernoulli(): Tensor;
-  cumsum(dim: number): Tensor;
-  cumprod(dim: number): Tensor;
-  prod(dim?: number, keepdim?: boolean): Tensor;
-  norm(p?: number | "fro", dim?: number, keepdim?: boolean): Tensor;
-  /** Indexing by tensors (int32 or int64 indices); async: a device index is read back to check it. */
-  gather(dim: number, index: Tensor): Tensor;
-  scatter(dim: number, index: Tensor, src: Tensor | number): Tensor;
-  scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
-  index_select(dim: number, index: Tensor): Tensor;
-  take_along_dim(indices: Tensor, dim?: number | null): Tensor;
+export declare function tensor(data: Data, options?: TensorOptions & { shape?: number[]; requires_grad?: boolean }): Tensor;
+export declare function zeros(shape: number[], options?: TensorOptions): Tensor;
+export declare function ones(shape: number[], options?: TensorOptions): Tensor;
+export declare function full(shape: number[], value: number, options?: TensorOptions): Tensor;
+export declare function rand(shape: number[], options?: TensorOptions): Tensor;
+export declare function randn(shape: number[], options?: TensorOptions): Tensor;
+export declare function arange(start: number, end: number, step?: number, options?: TensorOptions): Tensor;
+export declare function linspace(start: number, end: number, steps: number, options?: TensorOptions): Tensor;
+export declare function eye(n: number, m?: number, options?: TensorOptions): Tensor;
+
+// What index.js adds to the engine's Tensor class.
+declare module "./pkg/vkml_web.js" {
+  interface Tensor {
+    add(other: Operand): Tensor;
+    sub(other: Operand): Tensor;
+    mul(other: Operand): Tensor;
+    div(other: Operand): Tensor;
+    maximum(other: Operand): Tensor;
+    minimum(other: Operand): Tensor;
+    eq(other: Operand): Tensor;
+    ne(other: Operand): Tensor;
+    lt(other: Operand): Tensor;
+    le(other: Operand): Tensor;
+    gt(other: Operand): Tensor;
+    ge(other: Operand): Tensor;
+    logical_and(other: Operand): Tensor;
+    logical_or(other: Operand): Tensor;
+    logical_xor(other: Operand): Tensor;
+    bitwise_and(other: Operand): Tensor;
+    bitwise_or(other: Operand): Tensor;
+    bitwise_xor(other: Operand): Tensor;
+    fmod(other: Operand): Tensor;
+    remainder(other: Operand): Tensor;
+    floor_divide(other: Operand): Tensor;
+    atan2(other: Operand): Tensor;
+    copysign(other: Operand): Tensor;
+    hypot(other: Operand): Tensor;
+    pow(other: Operand): Tensor;
+    /** Python's `t[...]`: numbers, slice strings ("1:3", ":", "::2"), null (new axis), "...". */
+    get(...items: (number | string | null)[]): Tensor;
+    /** Python's `t[...] = value`. */
+    set(items: (number | string | null)[] | number | string | null, value: Tensor | number | boolean): void;
+    backward(gradient?: Tensor, options?: { retain_graph?: boolean }): void;
+    /** Stable sorts: `[values, indices]`. */
+    sort(dim?: number, options?: { descending?: boolean }): [Tensor, Tensor];
+    argsort(dim?: number, options?: { descending?: boolean }): Tensor;
+    topk(k: number, options?: { dim?: number; largest?: boolean }): [Tensor, Tensor];
+    bernoulli(): Tensor;
+    cumsum(dim: number): Tensor;
+    cumprod(dim: number): Tensor;
+    prod(dim?: number, keepdim?: boolean): Tensor;
+    norm(p?: number | "fro", dim?: number, keepdim?: boolean): Tensor;
+    /** Indexing by tensors (int32 or int64 indices): a device-computed index is checked at the next read. */
+    gather(dim: number, index: Tensor): Tensor;
+    scatter(dim: number, index: Tensor, src: Tensor | number): Tensor;
+    scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
+    index_select(dim: number, index: Tensor): Tensor;
+    take_along_dim(indices: Tensor, dim?: number | null): Tensor;
+  }
 }
-export declare const Tensor: typeof WasmTensor;
 
 export declare function randint(low: number, high: number, shape: number[], options?: TensorOptions): Tensor;
 export declare function randperm(n: number, options?: TensorOptions): Tensor;
@@ -76,7 +92,8 @@ type Reduction = { reduction?: "mean" | "sum" | "none" };
 
 export declare class Module {
   training: boolean;
-  forward(...inputs: Tensor[]): Tensor;
+  /** Each layer types its own; a subclass defines what it takes and gives (torch types it `Callable[..., Any]`). */
+  forward(...inputs: any[]): any;
   register_buffer(name: string, t: Tensor): void;
   named_children(): Iterable<[string, Module]>;
   children(): Module[];
@@ -98,9 +115,15 @@ export declare class Module {
   ): { missing_keys: string[]; unexpected_keys: string[] };
 }
 
-type ModuleClass<A extends unknown[]> = new (...args: A) => Module;
-type TensorOptions = { device?: string; dtype?: string };
-
+/** A layer class: constructor arguments A, and a forward typed F. */
+type ModuleClass<A extends unknown[], F = (x: Tensor) => Tensor> = new (...args: A) => Omit<Module, "forward"> & {
+  forward: F;
+};
+type Loss<A extends unknown[]> = ModuleClass<A, (input: Tensor, target: Tensor) => Tensor>;
+type RecurrentOptions = { num_layers?: number; bias?: boolean; batch_first?: boolean; dropout?: number;
+  bidirectional?: boolean } & TensorOptions;
+type AttentionCall = { key_padding_mask?: Tensor; need_weights?: boolean; attn_mask?: Tensor;
+  average_attn_weights?: boolean; is_causal?: boolean };
 export declare const nn: {
   Module: typeof Module;
   Parameter(t: Tensor, requires_grad?: boolean): Tensor;
@@ -110,6 +133,10 @@ export declare const nn: {
     dilation?: number; groups?: number; bias?: boolean } & TensorOptions)?]>;
   Conv2d: ModuleClass<[number, number, Pair, ({ stride?: Pair; padding?: Pair | "same" | "valid"; dilation?: Pair;
     groups?: number; bias?: boolean } & TensorOptions)?]>;
+  ConvTranspose2d: ModuleClass<[number, number, Pair, ({ stride?: Pair; padding?: Pair; output_padding?: Pair;
+    groups?: number; dilation?: Pair; bias?: boolean } & TensorOptions)?]>;
+  Upsample: ModuleClass<[{ size?: number | number[]; scale_factor?: number | number[];
+    mode?: "nearest" | "linear" | "bilinear"; align_corners?: boolean }?]>;
   BatchNorm1d: ModuleClass<[number, ({ eps?: number; momentum?: number; affine?: boolean;
     track_running_stats?: boolean } & TensorOptions)?]>;
   BatchNorm2d: ModuleClass<[number, ({ eps?: number; momentum?: number; affine?: boolean;
@@ -145,17 +172,32 @@ export declare const nn: {
   Unflatten: ModuleClass<[number, number[]]>;
   ModuleList: ModuleClass<[Module[]?]>;
   ModuleDict: ModuleClass<[Record<string, Module>?]>;
-  CrossEntropyLoss: ModuleClass<[({ ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction)?]>;
-  NLLLoss: ModuleClass<[({ ignore_index?: number; weight?: Tensor } & Reduction)?]>;
-  MSELoss: ModuleClass<[Reduction?]>;
-  L1Loss: ModuleClass<[Reduction?]>;
-  SmoothL1Loss: ModuleClass<[({ beta?: number } & Reduction)?]>;
-  HuberLoss: ModuleClass<[({ delta?: number } & Reduction)?]>;
-  BCELoss: ModuleClass<[({ weight?: Tensor } & Reduction)?]>;
-  BCEWithLogitsLoss: ModuleClass<[({ weight?: Tensor; pos_weight?: Tensor } & Reduction)?]>;
-  KLDivLoss: ModuleClass<[{ reduction?: "mean" | "sum" | "none" | "batchmean"; log_target?: boolean }?]>;
+  CrossEntropyLoss: Loss<[({ ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction)?]>;
+  NLLLoss: Loss<[({ ignore_index?: number; weight?: Tensor } & Reduction)?]>;
+  MSELoss: Loss<[Reduction?]>;
+  L1Loss: Loss<[Reduction?]>;
+  SmoothL1Loss: Loss<[({ beta?: number } & Reduction)?]>;
+  HuberLoss: Loss<[({ delta?: number } & Reduction)?]>;
+  BCELoss: Loss<[({ weight?: Tensor } & Reduction)?]>;
+  BCEWithLogitsLoss: Loss<[({ weight?: Tensor; pos_weight?: Tensor } & Reduction)?]>;
+  KLDivLoss: Loss<[{ reduction?: "mean" | "sum" | "none" | "batchmean"; log_target?: boolean }?]>;
   /** A device-computed index is checked at the next read (clamped into range meanwhile). */
   Embedding: ModuleClass<[number, number, { padding_idx?: number; device?: string; dtype?: string }?]>;
+  /** forward(input, h_0) gives [output, h_n]. */
+  RNN: ModuleClass<[number, number, (RecurrentOptions & { nonlinearity?: "tanh" | "relu" })?],
+    (input: Tensor, hx?: Tensor) => [Tensor, Tensor]>;
+  /** forward(input, [h_0, c_0]) gives [output, [h_n, c_n]]. */
+  LSTM: ModuleClass<[number, number, (RecurrentOptions & { proj_size?: number })?],
+    (input: Tensor, hx?: [Tensor, Tensor]) => [Tensor, [Tensor, Tensor]]>;
+  GRU: ModuleClass<[number, number, RecurrentOptions?], (input: Tensor, hx?: Tensor) => [Tensor, Tensor]>;
+  /** forward(query, key, value, options) gives [output, weights] (weights undefined without need_weights). */
+  MultiheadAttention: ModuleClass<[number, number, ({ dropout?: number; bias?: boolean; add_bias_kv?: boolean;
+    add_zero_attn?: boolean; kdim?: number; vdim?: number; batch_first?: boolean } & TensorOptions)?],
+    (query: Tensor, key: Tensor, value: Tensor, options?: AttentionCall) => [Tensor, Tensor | undefined]>;
+  TransformerEncoderLayer: ModuleClass<[number, number, ({ dim_feedforward?: number; dropout?: number;
+    activation?: "relu" | "gelu" | ((x: Tensor) => Tensor); layer_norm_eps?: number; batch_first?: boolean;
+    norm_first?: boolean; bias?: boolean } & TensorOptions)?],
+    (src: Tensor, options?: { src_mask?: Tensor; src_key_padding_mask?: Tensor; is_causal?: boolean }) => Tensor>;
   cross_entropy(input: Tensor, target: Tensor,
     options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
   functional: {
@@ -223,8 +265,12 @@ export declare const nn: {
     normal_(t: Tensor, mean?: number, std?: number): Tensor;
     zeros_(t: Tensor): Tensor;
     ones_(t: Tensor): Tensor;
+    constant_(t: Tensor, val: number): Tensor;
+    calculate_gain(nonlinearity: string, param?: number): number;
     kaiming_uniform_(t: Tensor, options?: { a?: number; mode?: "fan_in" | "fan_out"; nonlinearity?: string }): Tensor;
+    kaiming_normal_(t: Tensor, options?: { a?: number; mode?: "fan_in" | "fan_out"; nonlinearity?: string }): Tensor;
     xavier_uniform_(t: Tensor, gain?: number): Tensor;
+    xavier_normal_(t: Tensor, gain?: number): Tensor;
   };
 };
 
@@ -258,6 +304,7 @@ export declare const optim: {
   Adagrad: new (params: Iterable<Tensor>, options?: { lr?: number; lr_decay?: number; weight_decay?: number;
     eps?: number; initial_accumulator_value?: number; maximize?: boolean }) => Optimizer;
   lr_scheduler: {
+    LRScheduler: typeof LRScheduler;
     StepLR: new (optimizer: Optimizer, options: { step_size: number; gamma?: number }) => LRScheduler;
     MultiStepLR: new (optimizer: Optimizer, options: { milestones: number[]; gamma?: number }) => LRScheduler;
     ExponentialLR: new (optimizer: Optimizer, options: { gamma: number }) => LRScheduler;

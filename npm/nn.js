@@ -158,30 +158,29 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     modules() {
       return [...this.named_modules()].map(([, m]) => m);
     }
-    /** [name, tensor] for every parameter, in registration order (torch's names: "0.weight", "fc.bias"). */
+    /** [name, tensor] for every parameter, in torch's order: each module's own (as registered), then its
+     * children's ("fc.bias", "0.weight"). */
     named_parameters(prefix = "") {
-      const out = [];
-      for (const [k, v] of Object.entries(this)) {
-        const name = prefix ? `${prefix}.${k}` : k;
-        if (v instanceof Tensor && PARAMS.has(v)) out.push([name, v]);
-        else if (v instanceof Module) out.push(...v.named_parameters(name));
-      }
-      return out;
+      return this._named(prefix, (m, k, v) => PARAMS.has(v));
     }
     parameters() {
       return this.named_parameters().map(([, p]) => p);
     }
     named_buffers(prefix = "") {
-      const out = [];
-      for (const [k, v] of Object.entries(this)) {
-        const name = prefix ? `${prefix}.${k}` : k;
-        if (v instanceof Tensor && this._buffers.has(k)) out.push([name, v]);
-        else if (v instanceof Module) out.push(...v.named_buffers(name));
-      }
-      return out;
+      return this._named(prefix, (m, k) => m._buffers.has(k));
     }
     buffers() {
       return this.named_buffers().map(([, b]) => b);
+    }
+    /** The tensors that `keep` picks in every module, each module's own before its children's. */
+    _named(prefix, keep) {
+      const out = [];
+      for (const [path, m] of this.named_modules(prefix)) {
+        for (const [k, v] of Object.entries(m)) {
+          if (v instanceof Tensor && keep(m, k, v)) out.push([path ? `${path}.${k}` : k, v]);
+        }
+      }
+      return out;
     }
     train(mode = true) {
       for (const m of this.modules()) m.training = mode;
@@ -209,10 +208,15 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
       }
       return this;
     }
-    /** An object from torch's names to tensors (parameters, then buffers of each module). */
+    /** An object from torch's names to tensors: each module's parameters, then its buffers, then its children's. */
     state_dict() {
       const out = {};
-      for (const [k, v] of [...this.named_parameters(), ...this.named_buffers()]) out[k] = v.detach();
+      for (const [path, m] of this.named_modules()) {
+        const own = (keep) => Object.entries(m).filter(([k, v]) => v instanceof Tensor && keep(k, v));
+        for (const [k, v] of [...own((k, v) => PARAMS.has(v)), ...own((k) => m._buffers.has(k))]) {
+          out[path ? `${path}.${k}` : k] = v.detach();
+        }
+      }
       return out;
     }
     /**
@@ -382,6 +386,115 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }
   }
 
+  /** The parameters of a layer whose layout is the engine's (`_Rnn`, `_Mha`), in the layout's order. */
+  const held = (m) => m._layoutNames.map((n) => n.split(".").reduce((o, k) => o[k], m));
+
+  /** Hold a layout's parameters under its names (a dotted name inside a submodule), started as torch does. */
+  const hold = (m, layout, { device, dtype }) => {
+    const names = [];
+    for (const [name, shape] of layout.parameters()) {
+      const path = name.split(".");
+      const leaf = path.pop();
+      path.reduce((o, k) => o[k], m)[leaf] = Parameter(wasm.zeros(shape, { device, dtype }));
+      names.push(name);
+    }
+    Object.defineProperty(m, "_layout", { value: layout, enumerable: false });
+    Object.defineProperty(m, "_layoutNames", { value: names, enumerable: false });
+    no_grad(() => layout.reset(held(m).map(handle)));
+  };
+
+  /** RNN (tanh or relu), LSTM and GRU with torch's parameter names, shapes and initialisation; forward(input, hx)
+   * gives [output, h_n], LSTM [output, [h_n, c_n]] with hx = [h_0, c_0]. */
+  const recurrent = (name) => {
+    const cls = class extends Module {
+      constructor(input_size, hidden_size, options = {}) {
+        super();
+        const { num_layers = 1, nonlinearity = "tanh", bias = true, batch_first = false, dropout = 0,
+          bidirectional = false, proj_size = 0, device, dtype } = options;
+        let mode = name.toUpperCase();
+        if (name === "RNN") {
+          if (nonlinearity !== "tanh" && nonlinearity !== "relu") {
+            throw new RangeError(`Unknown nonlinearity '${nonlinearity}'. Select from 'tanh' or 'relu'.`);
+          }
+          this.nonlinearity = nonlinearity;
+          mode = `RNN_${nonlinearity.toUpperCase()}`;
+        }
+        Object.assign(this, { input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, proj_size });
+        const layout = new wasm._Rnn(mode, input_size, hidden_size, { num_layers, bias, bidirectional, proj_size, dropout });
+        hold(this, layout, { device, dtype });
+      }
+      reset_parameters() {
+        no_grad(() => this._layout.reset(held(this).map(handle)));
+      }
+      forward(input, hx) {
+        const [h0, c0] = name === "LSTM" ? hx ?? [] : [hx];
+        const { batch_first, dropout, training } = this;
+        const [out, h, c] = this._layout.forward(held(this).map(handle), input, handle(h0), handle(c0),
+          { batch_first, dropout, training });
+        return [out, name === "LSTM" ? [h, c] : h];
+      }
+    };
+    Object.defineProperty(cls, "name", { value: name });
+    return cls;
+  };
+
+  /** MultiheadAttention with torch's parameters (packed or separate in_proj, bias_k/bias_v, out_proj) and
+   * initialisation; forward(query, key, value, {key_padding_mask, need_weights, attn_mask, average_attn_weights,
+   * is_causal}) gives [output, weights] (weights undefined without need_weights). */
+  class MultiheadAttention extends Module {
+    constructor(embed_dim, num_heads, options = {}) {
+      super();
+      const { dropout = 0, bias = true, add_bias_kv = false, add_zero_attn = false, kdim, vdim, batch_first = false,
+        device, dtype } = options;
+      const layout = new wasm._Mha(embed_dim, num_heads, { bias, add_bias_kv, add_zero_attn, kdim, vdim });
+      Object.assign(this, { embed_dim, num_heads, dropout, batch_first, add_zero_attn });
+      Object.assign(this, { kdim: kdim ?? embed_dim, vdim: vdim ?? embed_dim, head_dim: embed_dim / num_heads });
+      this.out_proj = new Linear(embed_dim, embed_dim, { bias, device, dtype });
+      hold(this, layout, { device, dtype });
+    }
+    forward(query, key, value, options = {}) {
+      const { key_padding_mask, attn_mask, ...flags } = options;
+      const { dropout, training, batch_first } = this;
+      return this._layout.forward(held(this).map(handle), query, key, value, handle(key_padding_mask),
+        handle(attn_mask), { ...flags, dropout, training, batch_first });
+    }
+  }
+
+  /** TransformerEncoderLayer: self-attention and a feed-forward block, each with dropout, a residual and LayerNorm
+   * (after the block, or before it with norm_first); forward(src, {src_mask, src_key_padding_mask, is_causal}). */
+  class TransformerEncoderLayer extends Module {
+    constructor(d_model, nhead, options = {}) {
+      super();
+      const { dim_feedforward = 2048, dropout = 0.1, activation = "relu", layer_norm_eps = 1e-5, batch_first = false,
+        norm_first = false, bias = true, device, dtype } = options;
+      const kw = { device, dtype };
+      this.self_attn = new MultiheadAttention(d_model, nhead, { dropout, bias, batch_first, ...kw });
+      this.linear1 = new Linear(d_model, dim_feedforward, { bias, ...kw });
+      this.dropout = new Dropout(dropout);
+      this.linear2 = new Linear(dim_feedforward, d_model, { bias, ...kw });
+      this.norm_first = norm_first;
+      this.norm1 = new LayerNorm(d_model, { eps: layer_norm_eps, bias, ...kw });
+      this.norm2 = new LayerNorm(d_model, { eps: layer_norm_eps, bias, ...kw });
+      this.dropout1 = new Dropout(dropout);
+      this.dropout2 = new Dropout(dropout);
+      const named = { relu: F.relu, gelu: F.gelu };
+      this.activation = typeof activation === "function" ? activation : named[activation];
+      if (!this.activation) throw new Error(`activation should be relu/gelu, not ${activation}`);
+    }
+    forward(src, { src_mask, src_key_padding_mask, is_causal = false } = {}) {
+      const sa = (x) => this.dropout1.forward(this.self_attn.forward(x, x, x,
+        { attn_mask: src_mask, key_padding_mask: src_key_padding_mask, need_weights: false, is_causal })[0]);
+      const ff = (x) => this.dropout2.forward(
+        this.linear2.forward(this.dropout.forward(this.activation(this.linear1.forward(x)))));
+      if (this.norm_first) {
+        const x = src.add(sa(this.norm1.forward(src)));
+        return x.add(ff(this.norm2.forward(x)));
+      }
+      const x = this.norm1.forward(src.add(sa(src)));
+      return this.norm2.forward(x.add(ff(x)));
+    }
+  }
+
   /** A module from a function of the input (activations, pools, reshapes). */
   const simple = (name, forward) => {
     const cls = class extends Module {
@@ -396,6 +509,10 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     Object.defineProperty(cls, "name", { value: name });
     return cls;
   };
+
+  const Dropout = simple("Dropout", function (x, p = 0.5) {
+    return F.dropout(x, { p, training: this.training });
+  });
 
   class Sequential extends Module {
     constructor(...modules) {
@@ -493,9 +610,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     Softmax: simple("Softmax", (x, dim) => x.softmax(dim)),
     LogSoftmax: simple("LogSoftmax", (x, dim) => x.log_softmax(dim)),
     Flatten: simple("Flatten", (x, start = 1, end = -1) => x.flatten(start, end)),
-    Dropout: simple("Dropout", function (x, p = 0.5) {
-      return F.dropout(x, { p, training: this.training });
-    }),
+    Dropout,
     MaxPool2d: simple("MaxPool2d", (x, k, options) => F.max_pool2d(x, k, options)),
     AvgPool2d: simple("AvgPool2d", (x, k, options) => F.avg_pool2d(x, k, options)),
     AdaptiveAvgPool2d: simple("AdaptiveAvgPool2d", (x, size) => F.adaptive_avg_pool2d(x, size)),
@@ -515,6 +630,11 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     BCEWithLogitsLoss: lossModule("BCEWithLogitsLoss", F.binary_cross_entropy_with_logits),
     KLDivLoss: lossModule("KLDivLoss", F.kl_div),
     Embedding,
+    RNN: recurrent("RNN"),
+    LSTM: recurrent("LSTM"),
+    GRU: recurrent("GRU"),
+    MultiheadAttention,
+    TransformerEncoderLayer,
     functional: F,
     init,
     cross_entropy: F.cross_entropy,

@@ -72,7 +72,7 @@ if ! "$VENV/bin/python" -c "import mypy.version, sys; sys.exit(mypy.version.__ve
   "$VENV/bin/pip" install -q "mypy==$MYPY"
 fi
 # --- JavaScript: wasm-bindgen-cli pinned to the wasm-bindgen crate version (a cargo install, 3 minutes cold here),
-# Debian's Chromium for the WebGPU tests, and the npm tools (playwright-core, binaryen's wasm-opt: Debian's binaryen
+# Debian's Chromium for the WebGPU tests, and the npm tools (playwright-core, typescript's tsc, binaryen's wasm-opt: Debian's binaryen
 # 108 writes broken wasm, so only the npm one is used, by path).
 WBG="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")"
 export VKML_WASM_BINDGEN="$VKML_CACHE/tools/wasm-bindgen-$WBG/bin/wasm-bindgen"

@@ -52,6 +52,11 @@ step "JavaScript fixtures from torch (inputs, results, the op table's contracts)
 PYTHONPATH="$ROOT/.pyinstall:$ROOT/tests/python" python tests/web/make_fixtures.py tests/out/web/fixtures.json
 step "Node suite: the installed package on the CPU"
 node --test tests/web/node.test.mjs
+step "TypeScript: tsc --strict checks an example against the installed index.d.ts, then Node runs it"
+cp tests/web/typed.mts "$NPM_HOME/"
+"$VKML_NODE_TOOLS/node_modules/.bin/tsc" --strict --module nodenext --moduleResolution nodenext --target es2022 \
+  --lib es2022,dom,esnext.disposable --outDir "$NPM_HOME/out" "$NPM_HOME/typed.mts"
+node "$NPM_HOME/out/typed.mjs"
 step "Chromium suite: WebGPU (SwiftShader) and its floor against torch and the CPU oracle"
 node --test tests/web/browser.test.mjs
 step "the web demo end to end in Chromium (screenshot in tests/out/web/demo.png)"

@@ -1,10 +1,11 @@
-//! Attention for Python: `F.scaled_dot_product_attention` and the forward that `nn.MultiheadAttention` calls.
+//! Attention for Python: `F.scaled_dot_product_attention` and the layout behind `nn.MultiheadAttention`.
 
 use pyo3::prelude::*;
 
-use vkml_core::nn::attention::{multi_head_attention, scaled_dot_product_attention as sdpa, InProj, Mha, MhaCall};
+use vkml_core::nn::attention::{scaled_dot_product_attention as sdpa, MhaCall};
+use vkml_core::nn::mha::{Mha, Run};
 
-use crate::convert::OrPy;
+use crate::convert::{cores, OrPy};
 use crate::pytensor::Tensor;
 
 fn core(t: &Option<PyRef<'_, Tensor>>) -> Option<vkml_core::api::Tensor> {
@@ -33,70 +34,73 @@ pub fn scaled_dot_product_attention(
     Ok(Tensor(sdpa(&query.0, &key.0, &value.0, mask.as_ref(), dropout_p, is_causal, scale).py()?))
 }
 
-/// nn.MultiheadAttention's forward: (output, weights or None). The projection is the packed `in_proj_weight`, or
-/// `q_proj_weight`, `k_proj_weight` and `v_proj_weight` when that is None.
-#[pyfunction]
-#[pyo3(signature = (query, key, value, num_heads, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
-    dropout_p, training, batch_first, key_padding_mask, need_weights, attn_mask, average_attn_weights, is_causal,
-    q_proj_weight = None, k_proj_weight = None, v_proj_weight = None, bias_k = None, bias_v = None,
-    add_zero_attn = false))]
-#[allow(clippy::too_many_arguments)]
-pub fn _multi_head_attention(
-    query: PyRef<'_, Tensor>,
-    key: PyRef<'_, Tensor>,
-    value: PyRef<'_, Tensor>,
-    num_heads: usize,
-    in_proj_weight: Option<PyRef<'_, Tensor>>,
-    in_proj_bias: Option<PyRef<'_, Tensor>>,
-    out_proj_weight: PyRef<'_, Tensor>,
-    out_proj_bias: Option<PyRef<'_, Tensor>>,
-    dropout_p: f64,
-    training: bool,
-    batch_first: bool,
-    key_padding_mask: Option<PyRef<'_, Tensor>>,
-    need_weights: bool,
-    attn_mask: Option<PyRef<'_, Tensor>>,
-    average_attn_weights: bool,
-    is_causal: bool,
-    q_proj_weight: Option<PyRef<'_, Tensor>>,
-    k_proj_weight: Option<PyRef<'_, Tensor>>,
-    v_proj_weight: Option<PyRef<'_, Tensor>>,
-    bias_k: Option<PyRef<'_, Tensor>>,
-    bias_v: Option<PyRef<'_, Tensor>>,
-    add_zero_attn: bool,
-) -> PyResult<(Tensor, Option<Tensor>)> {
-    let (ib, ob, kpm, am) = (core(&in_proj_bias), core(&out_proj_bias), core(&key_padding_mask), core(&attn_mask));
-    let (packed, sq, sk, sv) =
-        (core(&in_proj_weight), core(&q_proj_weight), core(&k_proj_weight), core(&v_proj_weight));
-    let in_proj =
-        match (&packed, &sq, &sk, &sv) {
-            (Some(w), _, _, _) => InProj::Packed(w),
-            (None, Some(q), Some(k), Some(v)) => InProj::Separate { q, k, v },
-            _ => return Err(pyo3::exceptions::PyValueError::new_err(
-                "multi_head_attention: give in_proj_weight, or all of q_proj_weight, k_proj_weight and v_proj_weight",
-            )),
+/// nn.MultiheadAttention's layout (torch's constructor arguments), initialisation and forward.
+#[pyclass(frozen, name = "_Mha", module = "vkml._vkml")]
+pub struct PyMha(Mha);
+
+#[pymethods]
+impl PyMha {
+    #[new]
+    /// `packed` and `out_proj_bias` (default: as torch's module decides them) are for the functional form.
+    #[pyo3(signature = (embed_dim, num_heads, bias, add_bias_kv, add_zero_attn, kdim, vdim, packed = None,
+        out_proj_bias = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        embed_dim: i64,
+        num_heads: i64,
+        bias: bool,
+        add_bias_kv: bool,
+        add_zero_attn: bool,
+        kdim: Option<i64>,
+        vdim: Option<i64>,
+        packed: Option<bool>,
+        out_proj_bias: Option<bool>,
+    ) -> PyResult<Self> {
+        let mut m = Mha::new(embed_dim, num_heads, kdim, vdim, [bias, add_bias_kv, add_zero_attn]).py()?;
+        m.packed = packed.unwrap_or(m.packed);
+        m.out_proj_bias = out_proj_bias.unwrap_or(m.out_proj_bias);
+        Ok(Self(m))
+    }
+
+    /// (name, shape) of every parameter, in torch's state_dict order.
+    fn parameters(&self) -> Vec<(String, Vec<usize>)> {
+        self.0.parameters()
+    }
+
+    /// torch's initialisation of `params` (in `parameters()` order), in place.
+    fn reset(&self, params: Vec<PyRef<'_, Tensor>>) -> PyResult<()> {
+        self.0.reset(&cores(&params)).py()
+    }
+
+    /// (output, weights or None) over `params` in `parameters()` order.
+    #[pyo3(signature = (params, query, key, value, key_padding_mask, need_weights, attn_mask, average_attn_weights,
+        is_causal, dropout, training, batch_first))]
+    #[allow(clippy::too_many_arguments)]
+    fn forward(
+        &self,
+        params: Vec<PyRef<'_, Tensor>>,
+        query: PyRef<'_, Tensor>,
+        key: PyRef<'_, Tensor>,
+        value: PyRef<'_, Tensor>,
+        key_padding_mask: Option<PyRef<'_, Tensor>>,
+        need_weights: bool,
+        attn_mask: Option<PyRef<'_, Tensor>>,
+        average_attn_weights: bool,
+        is_causal: bool,
+        dropout: f64,
+        training: bool,
+        batch_first: bool,
+    ) -> PyResult<(Tensor, Option<Tensor>)> {
+        let (kpm, am) = (core(&key_padding_mask), core(&attn_mask));
+        let call = MhaCall {
+            key_padding_mask: kpm.as_ref(),
+            attn_mask: am.as_ref(),
+            need_weights,
+            average_attn_weights,
+            is_causal,
         };
-    let (bk, bv) = (core(&bias_k), core(&bias_v));
-    let m = Mha {
-        num_heads,
-        in_proj,
-        in_proj_bias: ib.as_ref(),
-        bias_k: bk.as_ref(),
-        bias_v: bv.as_ref(),
-        add_zero_attn,
-        out_proj_weight: &out_proj_weight.0,
-        out_proj_bias: ob.as_ref(),
-        dropout_p,
-        training,
-        batch_first,
-    };
-    let call = MhaCall {
-        key_padding_mask: kpm.as_ref(),
-        attn_mask: am.as_ref(),
-        need_weights,
-        average_attn_weights,
-        is_causal,
-    };
-    let (out, w) = multi_head_attention(&m, &query.0, &key.0, &value.0, &call).py()?;
-    Ok((Tensor(out), w.map(Tensor)))
+        let run = Run { dropout, training, batch_first };
+        let (out, w) = self.0.forward(&cores(&params), &query.0, &key.0, &value.0, &call, run).py()?;
+        Ok((Tensor(out), w.map(Tensor)))
+    }
 }

@@ -207,3 +207,8 @@ pub fn to_numpy<'py>(py: Python<'py>, t: &Core, widen: bool) -> PyResult<Bound<'
     let shape = PyTuple::new(py, t.shape())?;
     flat.call_method1("reshape", (shape,))?.call_method0("copy")
 }
+
+/// The engine's tensors of a list of Python ones (a layer's parameters, in its layout's order).
+pub fn cores(params: &[PyRef<'_, crate::pytensor::Tensor>]) -> Vec<Core> {
+    params.iter().map(|p| p.0.clone()).collect()
+}

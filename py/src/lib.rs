@@ -386,7 +386,7 @@ mod _vkml {
         softsign,
     };
     #[pymodule_export]
-    use crate::attention::{_multi_head_attention, scaled_dot_product_attention};
+    use crate::attention::{scaled_dot_product_attention, PyMha};
     #[pymodule_export]
     use crate::autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode};
     #[pymodule_export]
@@ -425,7 +425,7 @@ mod _vkml {
     #[pymodule_export]
     use crate::random::{_bernoulli, _empty, _multinomial, _normal, _randint, _randperm};
     #[pymodule_export]
-    use crate::rnn::_rnn;
+    use crate::rnn::PyRnn;
     #[pymodule_export]
     use crate::scan::{_cumulative, _prod};
     #[pymodule_export]

@@ -20,8 +20,30 @@ function input(vkml, spec, device, requires_grad = false) {
   return { leaf, t };
 }
 
+/** A layer case (make_fixtures.layer_cases): the module built on the inputs' device with torch's state_dict keys,
+ * loaded with torch's weights, run in eval mode as make_fixtures.invoke runs torch's; its outputs, flat. */
+function layer(vkml, L, xs) {
+  const m = new vkml.nn[L.kind](...L.args, { ...L.options, device: xs[0].device });
+  const keys = Object.keys(m.state_dict());
+  if (keys.join() !== L.names.join()) throw new Error(`${L.kind}: state_dict keys ${keys}, torch's ${L.names}`);
+  m.load_state_dict(Object.fromEntries(L.names.map((n, i) => [n, xs[L.data.length + i]])));
+  m.eval();
+  const d = Object.fromEntries(L.data.map((n, i) => [n, xs[i]]));
+  if (L.kind === "LSTM") {
+    const [out, [h, c]] = m.forward(d.input, d.h0 ? [d.h0, d.c0] : undefined);
+    return [out, h, c];
+  }
+  if (L.kind === "RNN" || L.kind === "GRU") return m.forward(d.input, d.h0);
+  if (L.kind === "MultiheadAttention") {
+    const { key_padding_mask, attn_mask } = d;
+    return m.forward(d.query, d.key, d.value, { key_padding_mask, attn_mask, ...L.call });
+  }
+  return m.forward(d.src, L.call);
+}
+
 /** The case's lambda, as make_fixtures.torch_call runs it in torch. */
 export function call(vkml, c, xs) {
+  if (c.call === "layer") return layer(vkml, c.layer, xs);
   if (c.call.startsWith("list:")) return vkml[c.call.slice(5)](xs, ...c.args);
   if (c.call.startsWith("einsum:")) return vkml.einsum(c.call.slice(7), xs);
   if (c.call.startsWith("fn:")) return vkml[c.call.slice(3)](...xs, ...c.args);

@@ -487,6 +487,86 @@ def forward_cases() -> list:
     return cases
 
 
+# Layers whose parameters, initialisation and forward are the engine's layouts (RNN, LSTM, GRU, MultiheadAttention)
+# or wire them (TransformerEncoderLayer): (contract, class, constructor args, options, data inputs (name, shape),
+# call options). Masks are float (0 or −inf), so that the float64 reference keeps their meaning.
+NEG = float("-inf")
+CAUSAL = np.triu(np.full((4, 5), NEG), 1)
+LAYERS = [
+    ("lstm", "LSTM", [3, 4], {"num_layers": 2, "bidirectional": True, "batch_first": True}, [("input", (2, 5, 3))], {}),
+    ("lstm", "LSTM", [3, 4], {"proj_size": 2}, [("input", (5, 2, 3)), ("h0", (1, 2, 2)), ("c0", (1, 2, 4))], {}),
+    ("gru", "GRU", [3, 4], {}, [("input", (5, 2, 3)), ("h0", (1, 2, 4))], {}),
+    ("rnn", "RNN", [3, 4], {"num_layers": 2, "nonlinearity": "relu"}, [("input", (5, 3))], {}),
+    (
+        "multi_head_attention",
+        "MultiheadAttention",
+        [6, 2],
+        {"kdim": 5, "vdim": 3, "add_bias_kv": True, "batch_first": True},
+        [("query", (2, 4, 6)), ("key", (2, 3, 5)), ("value", (2, 3, 3)), ("key_padding_mask", [[0, 0, NEG], [0] * 3])],
+        {},
+    ),
+    (
+        "multi_head_attention",
+        "MultiheadAttention",
+        [6, 3],
+        {"add_zero_attn": True},
+        [("query", (4, 2, 6)), ("key", (5, 2, 6)), ("value", (5, 2, 6)), ("attn_mask", CAUSAL)],
+        {"average_attn_weights": False},
+    ),
+    (
+        "transformer_encoder_layer",
+        "TransformerEncoderLayer",
+        [6, 2],
+        {"dim_feedforward": 8, "dropout": 0.0, "activation": "gelu", "norm_first": True},
+        [("src", (5, 2, 6))],
+        {},
+    ),
+]
+
+
+def invoke(kind: str, m, d: dict, call: dict):
+    """A layer's forward as the JavaScript runner mirrors it (checks.mjs, `layer`): its outputs as a flat tuple."""
+    if kind in ("RNN", "GRU", "LSTM"):
+        hx = (d["h0"], d["c0"]) if kind == "LSTM" and "h0" in d else d.get("h0")
+        out, h = m(d["input"], hx)
+        return (out, *h) if kind == "LSTM" else (out, h)
+    if kind == "MultiheadAttention":
+        masks = {k: d[k] for k in ("key_padding_mask", "attn_mask") if k in d}
+        return m(d["query"], d["key"], d["value"], **masks, **call)
+    return m(d["src"], **call)
+
+
+def layer_cases() -> list:
+    cases = []
+    for k, (op, kind, args, options, data, call) in enumerate(LAYERS):
+        name, row = op_row(op)
+        torch.manual_seed(k)
+        state = {n: v.detach().numpy() for n, v in getattr(torch.nn, kind)(*args, **options).state_dict().items()}
+        rng = np.random.default_rng(300 + k)
+        arrays = [
+            _round(rng.standard_normal(v), "float32").astype(np.float32) if isinstance(v, tuple) else np.float32(v)
+            for _, v in data
+        ]
+        names = [n for n, _ in data]
+
+        def fn(*xs, kind=kind, args=args, options=options, names=names, call=call, state=state):
+            d, ws = dict(zip(names, xs)), xs[len(names) :]
+            m = getattr(torch.nn, kind)(*args, **options).to(ws[0].dtype).eval()
+            m.load_state_dict(dict(zip(state, ws)))
+            with torch.no_grad():
+                return invoke(kind, m, d, call)
+
+        specs = [Spec(a, "float32") for a in [*arrays, *state.values()]]
+        inputs = [{"shape": list(np.shape(a)), "dtype": "float32", "data": enc(a), "view": None} for a in arrays]
+        inputs += [{"shape": list(w.shape), "dtype": "float32", "data": enc(w), "view": None} for w in state.values()]
+        ref = Reference(fn, specs)
+        outs = [output_fixture(row, ref, specs, i, False) for i in range(len(ref.same))]
+        layer = {"kind": kind, "args": args, "options": options, "data": names, "names": list(state), "call": call}
+        case = {"id": f"{name}/{kind}{args} {options}", "op": name, "call": "layer", "args": [], "kw": {}}
+        cases.append({**case, "layer": layer, "inputs": inputs, "outputs": outs})
+    return cases
+
+
 def grad_cases() -> list:
     cases = []
     for k, (op, call, shapes, args) in enumerate(GRADS):
@@ -672,7 +752,7 @@ def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/out/web/fixtures.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     fixtures = {
-        "forward": forward_cases(),
+        "forward": forward_cases() + layer_cases(),
         "grads": grad_cases(),
         "training": training_cases(),
         "schedules": schedule_cases(),

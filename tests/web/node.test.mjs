@@ -30,6 +30,15 @@ test("the package is the one built from this checkout", () => {
   assert.ok(vkml.Tensor && vkml.nn && vkml.optim);
 });
 
+test("index.d.ts declares every name of vkml.nn, its functional and init, optim, its schedulers and data", () => {
+  const dts = readFileSync(resolve(pkg, "index.d.ts"), "utf8");
+  const spaces = { nn: vkml.nn, functional: vkml.nn.functional, init: vkml.nn.init, optim: vkml.optim,
+    lr_scheduler: vkml.optim.lr_scheduler, data: vkml.data };
+  const missing = Object.entries(spaces).flatMap(([space, obj]) =>
+    Object.keys(obj).filter((k) => !new RegExp(`^\\s+${k}\\??[:(<]`, "m").test(dts)).map((k) => `${space}.${k}`));
+  assert.deepEqual(missing, []);
+});
+
 test("Node has no WebGPU: init_webgpu rejects and best_device says why", async () => {
   await assert.rejects(vkml.init_webgpu(), /no WebGPU/);
   const { device, why } = vkml.best_device();
@@ -128,4 +137,37 @@ test("containers name their children as torch does", () => {
   const dict = new nn.ModuleDict({ enc: new nn.Linear(2, 2) });
   assert.deepEqual(Object.keys(dict.state_dict()), ["enc.weight", "enc.bias"]);
   assert.deepEqual(new nn.Unflatten(1, [2, 3]).forward(vkml.zeros([4, 6])).shape, [4, 2, 3]);
+});
+
+test("recurrent and attention layers start as torch's and refuse what torch refuses", async () => {
+  const { nn } = vkml;
+  for (const [name, p] of new nn.LSTM(3, 4, { num_layers: 2 }).named_parameters()) {
+    const v = [...(await p.data())];
+    assert.ok(v.every((x) => Math.abs(x) <= 0.5) && v.some((x) => x !== 0), `${name} is not U(±1/√4)`);
+  }
+  const mha = new nn.MultiheadAttention(8, 2);
+  assert.deepEqual(mha.named_parameters().map(([n]) => n),
+    ["in_proj_weight", "in_proj_bias", "out_proj.weight", "out_proj.bias"]);
+  assert.ok([...(await mha.in_proj_bias.data()), ...(await mha.out_proj.bias.data())].every((x) => x === 0));
+  const bound = Math.sqrt(6 / 32); // xavier_uniform_ on (24, 8)
+  assert.ok([...(await mha.in_proj_weight.data())].every((x) => Math.abs(x) <= bound));
+  assert.throws(() => new nn.LSTM(3, 4, { proj_size: 4 }), /proj_size has to be smaller than hidden_size/);
+  assert.throws(() => new nn.GRU(3, 4, { proj_size: 2 }), /only supported for LSTM/);
+  assert.throws(() => new nn.RNN(3, 4, { dropout: 2 }), /dropout should be a number in range \[0, 1\]/);
+  assert.throws(() => new nn.RNN(3, 0), /hidden_size must be greater than zero/);
+  assert.throws(() => new nn.MultiheadAttention(5, 2), /embed_dim must be divisible by num_heads/);
+});
+
+test("a module's own parameters come before its children's, as in torch", () => {
+  class Net extends vkml.nn.Module {
+    constructor() {
+      super();
+      this.fc = new vkml.nn.Linear(2, 2);
+      this.scale = vkml.nn.Parameter(vkml.ones([2]));
+      this.register_buffer("count", vkml.zeros([]));
+    }
+  }
+  const net = new Net();
+  assert.deepEqual(net.named_parameters().map(([n]) => n), ["scale", "fc.weight", "fc.bias"]);
+  assert.deepEqual(Object.keys(net.state_dict()), ["scale", "count", "fc.weight", "fc.bias"]);
 });

@@ -189,3 +189,18 @@ pub(crate) fn readable(t: &Core) -> JsResult<Core> {
         _ => Ok(t.clone()),
     }
 }
+
+/// The engine's tensors of a list of JavaScript ones (a layer's parameters, in its layout's order).
+pub(crate) fn cores(params: &[crate::tensor::Tensor]) -> JsResult<Vec<Core>> {
+    params.iter().map(|p| p.core().cloned()).collect()
+}
+
+/// A layout's `(name, shape)` list as `[[name, [sizes]], …]`.
+pub(crate) fn named_shapes(list: Vec<(String, Vec<usize>)>) -> js_sys::Array {
+    list.into_iter()
+        .map(|(name, shape)| {
+            let dims: js_sys::Array = shape.into_iter().map(|d| JsValue::from(d as f64)).collect();
+            js_sys::Array::of2(&name.into(), &dims)
+        })
+        .collect()
+}

@@ -15,6 +15,7 @@ mod nn;
 mod ops;
 mod optim;
 mod random;
+mod rnn;
 mod scan;
 mod tensor;
 mod vector_norm;

@@ -42,7 +42,7 @@ fn dims(v: &JsValue) -> JsResult<Option<Vec<i64>>> {
     ints(v, "dim").map(Some)
 }
 
-fn int(v: f64, what: &str) -> JsResult<i64> {
+pub(crate) fn int(v: f64, what: &str) -> JsResult<i64> {
     if v.fract() == 0.0 && v.abs() < 2f64.powi(53) {
         Ok(v as i64)
     } else {

@@ -1,6 +1,6 @@
 //! Layer 9: network math written once over the tensor ops, so gradients come from the primitives' rules: the
 //! functional core (linear, softmax family, classification losses, dropout), activations, losses, normalisation,
-//! convolution and pooling, attention, recurrent layers, interpolation, and the optimizers' update rules.
+//! convolution and pooling, attention and the MultiheadAttention layout, recurrent layers, interpolation, and the optimizers' update rules.
 
 pub mod activation;
 pub mod attention;
@@ -9,6 +9,7 @@ pub mod conv_transpose;
 pub mod functional;
 pub mod interpolate;
 pub mod loss;
+pub mod mha;
 pub mod norm;
 pub mod optim;
 pub mod optimizer;

@@ -9,7 +9,7 @@ from os import PathLike
 from typing import Any, Final, SupportsFloat, SupportsIndex, final
 from typing_extensions import disjoint_base
 
-__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "dtype", "_addc", "_addmm", "_argsort", "_bernoulli", "_binary", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_moment", "_multi_head_attention", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_randint", "_randperm", "_rnn", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
+__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Mha", "_Rnn", "dtype", "_addc", "_addmm", "_argsort", "_bernoulli", "_binary", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_moment", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_randint", "_randperm", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
 
 bfloat16: Final[dtype]
 bool: Final[dtype]
@@ -314,6 +314,47 @@ class Tensor:
     def __rmatmul__(self, other: object, /) -> Tensor: ...
 
 @final
+class _Mha:
+    """
+    nn.MultiheadAttention's layout (torch's constructor arguments), initialisation and forward.
+    """
+    def __new__(cls, /, embed_dim: SupportsIndex, num_heads: SupportsIndex, bias: bool2, add_bias_kv: bool2, add_zero_attn: bool2, kdim: SupportsIndex | None, vdim: SupportsIndex | None, packed: bool2 | None = None, out_proj_bias: bool2 | None = None) -> _Mha:
+        """
+        `packed` and `out_proj_bias` (default: as torch's module decides them) are for the functional form.
+        """
+    def forward(self, /, params: SupportsGetItem[int, Tensor], query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None, need_weights: bool2, attn_mask: Tensor | None, average_attn_weights: bool2, is_causal: bool2, dropout: SupportsFloat | SupportsIndex, training: bool2, batch_first: bool2) -> tuple[Tensor, Tensor | None]:
+        """
+        (output, weights or None) over `params` in `parameters()` order.
+        """
+    def parameters(self, /) -> list[tuple[str, list[int]]]:
+        """
+        (name, shape) of every parameter, in torch's state_dict order.
+        """
+    def reset(self, /, params: SupportsGetItem[int, Tensor]) -> None:
+        """
+        torch's initialisation of `params` (in `parameters()` order), in place.
+        """
+
+@final
+class _Rnn:
+    """
+    A recurrent layer stack's layout (torch's constructor arguments, checked with torch's messages).
+    """
+    def __new__(cls, /, mode: str, input_size: SupportsIndex, hidden_size: SupportsIndex, num_layers: SupportsIndex, bias: bool2, bidirectional: bool2, proj_size: SupportsIndex, dropout: SupportsFloat | SupportsIndex) -> _Rnn: ...
+    def forward(self, /, params: SupportsGetItem[int, Tensor], x: Tensor, h0: Tensor | None, c0: Tensor | None, batch_first: bool2, dropout: SupportsFloat | SupportsIndex, training: bool2) -> tuple[Tensor, Tensor, Tensor | None]:
+        """
+        (output, h_n, c_n or None) over `params` in `parameters()` order.
+        """
+    def parameters(self, /) -> list[tuple[str, list[int]]]:
+        """
+        (name, shape) of every parameter, in torch's order.
+        """
+    def reset(self, /, params: SupportsGetItem[int, Tensor]) -> None:
+        """
+        torch's initialisation of `params` (given in `parameters()` order), in place.
+        """
+
+@final
 class dtype:
     """
     A dtype object (`vkml.float32`).
@@ -379,12 +420,6 @@ def _moment(t: Tensor, is_std: bool2, dim: Any | None = None, unbiased: bool2 | 
     `correction` are exclusive; the default correction is 1.
     """
 
-def _multi_head_attention(query: Tensor, key: Tensor, value: Tensor, num_heads: SupportsIndex, in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, out_proj_weight: Tensor, out_proj_bias: Tensor | None, dropout_p: SupportsFloat | SupportsIndex, training: bool2, batch_first: bool2, key_padding_mask: Tensor | None, need_weights: bool2, attn_mask: Tensor | None, average_attn_weights: bool2, is_causal: bool2, q_proj_weight: Tensor | None = None, k_proj_weight: Tensor | None = None, v_proj_weight: Tensor | None = None, bias_k: Tensor | None = None, bias_v: Tensor | None = None, add_zero_attn: bool2 = False) -> tuple[Tensor, Tensor | None]:
-    """
-    nn.MultiheadAttention's forward: (output, weights or None). The projection is the packed `in_proj_weight`, or
-    `q_proj_weight`, `k_proj_weight` and `v_proj_weight` when that is None.
-    """
-
 def _multinomial(probs: Tensor, num_samples: SupportsIndex, replacement: bool2) -> Tensor: ...
 def _nan_to_num(t: Tensor, nan: SupportsFloat | SupportsIndex = 0.0, posinf: SupportsFloat | SupportsIndex | None = None, neginf: SupportsFloat | SupportsIndex | None = None) -> Tensor: ...
 def _norm(t: Tensor, p: Any, dim: Any | None = None, keepdim: bool2 = False) -> Tensor: ...
@@ -403,12 +438,6 @@ def _product(a: Tensor, name: str, b: Tensor) -> Tensor:
 
 def _randint(low: SupportsIndex, high: SupportsIndex, size: SupportsGetItem[int, SupportsIndex], dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 def _randperm(n: SupportsIndex, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
-
-def _rnn(mode: str, hidden: SupportsIndex, layers: SupportsIndex, bidirectional: bool2, batch_first: bool2, dropout: SupportsFloat | SupportsIndex, training: bool2, weights: SupportsGetItem[int, tuple[Tensor, Tensor, Tensor | None, Tensor | None]], x: Tensor, h0: Tensor | None = None, c0: Tensor | None = None, proj: SupportsIndex = 0, proj_weights: SupportsGetItem[int, Tensor] = ...) -> tuple[Tensor, Tensor, Tensor | None]:
-    """
-    (output, h_n, c_n or None).
-    """
-
 def _roll(t: Tensor, shifts: Any, dims: Any | None = None) -> Tensor: ...
 
 def _scatter(t: Tensor, dim: SupportsIndex, index: Tensor, src: Any, add: bool2, reduce: str | None = None) -> Tensor:

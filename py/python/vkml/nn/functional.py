@@ -126,35 +126,40 @@ def multi_head_attention_forward(
         raise ValueError("multi_head_attention_forward: static_k/static_v are not supported")
     if query.shape[-1] != embed_dim_to_check:
         raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {query.shape[-1]}")
-    if use_separate_proj_weight:
-        if q_proj_weight is None or k_proj_weight is None or v_proj_weight is None:
-            raise AssertionError(
-                "use_separate_proj_weight is True but q_proj_weight, k_proj_weight or v_proj_weight is None"
-            )
-        in_proj_weight = None
-    return _vkml._multi_head_attention(
+    if use_separate_proj_weight and (q_proj_weight is None or k_proj_weight is None or v_proj_weight is None):
+        raise AssertionError(
+            "use_separate_proj_weight is True but q_proj_weight, k_proj_weight or v_proj_weight is None"
+        )
+    if (bias_k is None) != (bias_v is None):
+        raise AssertionError("bias_k and bias_v must both be given or both be None")
+    sep = use_separate_proj_weight
+    layout = _vkml._Mha(
+        embed_dim_to_check,
+        num_heads,
+        in_proj_bias is not None,
+        bias_k is not None,
+        add_zero_attn,
+        k_proj_weight.shape[1] if sep else None,
+        v_proj_weight.shape[1] if sep else None,
+        packed=not sep,
+        out_proj_bias=out_proj_bias is not None,
+    )
+    given = [q_proj_weight, k_proj_weight, v_proj_weight] if sep else [in_proj_weight]
+    given += [in_proj_bias, bias_k, bias_v, out_proj_weight, out_proj_bias]
+    params = [p for p in given if p is not None]
+    return layout.forward(
+        params,
         query,
         key,
         value,
-        num_heads,
-        in_proj_weight,
-        in_proj_bias,
-        out_proj_weight,
-        out_proj_bias,
-        dropout_p,
-        training,
-        False,
         key_padding_mask,
         need_weights,
         attn_mask,
         average_attn_weights,
         is_causal,
-        q_proj_weight=q_proj_weight,
-        k_proj_weight=k_proj_weight,
-        v_proj_weight=v_proj_weight,
-        bias_k=bias_k,
-        bias_v=bias_v,
-        add_zero_attn=add_zero_attn,
+        dropout_p,
+        training,
+        False,
     )
 
 

@@ -1,14 +1,13 @@
 """Attention modules with torch's parameter names, shapes and initialisation: MultiheadAttention (packed or separate
 in_proj, bias_k/bias_v, out_proj) and TransformerEncoderLayer (post- or pre-norm). The attention math is Rust
-(vkml_core::api::attention); these classes hold parameters and wire submodules."""
+(vkml_core::nn::mha); these classes hold parameters and wire submodules."""
 
 from .. import _vkml
 from . import functional as F
-from . import init
+from . import layout
 from .layers import Dropout, Linear
 from .module import Module
 from .norm import LayerNorm
-from .parameter import Parameter
 
 
 class MultiheadAttention(Module):
@@ -30,56 +29,27 @@ class MultiheadAttention(Module):
         dtype=None,
     ):
         super().__init__()
-        if embed_dim <= 0 or num_heads <= 0:
-            raise ValueError(
-                f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and num_heads={num_heads}"
-                " instead"
-            )
-        if embed_dim % num_heads:
+        # The layout, its initialisation and the forward are Rust's (vkml_core::nn::mha), shared with JavaScript.
+        if embed_dim > 0 and num_heads > 0 and embed_dim % num_heads:
+            # torch's class for this one, where the layout's is ValueError.
             raise AssertionError("embed_dim must be divisible by num_heads")
-        kw = {"device": device, "dtype": dtype}
+        self._layout = _vkml._Mha(embed_dim, num_heads, bias, add_bias_kv, add_zero_attn, kdim, vdim)
         self.embed_dim, self.num_heads, self.dropout, self.batch_first = embed_dim, num_heads, dropout, batch_first
         self.kdim = kdim if kdim is not None else embed_dim
         self.vdim = vdim if vdim is not None else embed_dim
         self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
         self.head_dim = embed_dim // num_heads
-        # Registered in torch's order, so that state_dict keys come out in torch's order too.
-        if self._qkv_same_embed_dim:
-            self.in_proj_weight = Parameter(_vkml.zeros(3 * embed_dim, embed_dim, **kw))
-            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
-                self.register_parameter(name, None)
-        else:
-            self.q_proj_weight = Parameter(_vkml.zeros(embed_dim, embed_dim, **kw))
-            self.k_proj_weight = Parameter(_vkml.zeros(embed_dim, self.kdim, **kw))
-            self.v_proj_weight = Parameter(_vkml.zeros(embed_dim, self.vdim, **kw))
-            self.register_parameter("in_proj_weight", None)
-        if bias:
-            self.in_proj_bias = Parameter(_vkml.zeros(3 * embed_dim, **kw))
-        else:
-            self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **kw)
-        if add_bias_kv:
-            self.bias_k = Parameter(_vkml.zeros(1, 1, embed_dim, **kw))
-            self.bias_v = Parameter(_vkml.zeros(1, 1, embed_dim, **kw))
-        else:
-            self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
-        self._reset_parameters()
+        # torch registers the projections it does not use, and absent biases, as None.
+        for name in ("in_proj_weight", "q_proj_weight", "k_proj_weight", "v_proj_weight", "in_proj_bias"):
+            self.register_parameter(name, None)
+        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
+        layout.hold(self, self._layout, device, dtype)
+        if not add_bias_kv:
+            self.bias_k = self.bias_v = None
 
     def _reset_parameters(self):
-        # torch: xavier_uniform_ on the projections, zero biases (out_proj.weight keeps Linear's init), and
-        # xavier_normal_ on bias_k and bias_v.
-        if self._qkv_same_embed_dim:
-            init.xavier_uniform_(self.in_proj_weight)
-        else:
-            for w in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight):
-                init.xavier_uniform_(w)
-        if self.in_proj_bias is not None:
-            init.constant_(self.in_proj_bias, 0.0)
-            init.constant_(self.out_proj.bias, 0.0)
-        if self.bias_k is not None:
-            init.xavier_normal_(self.bias_k)
-            init.xavier_normal_(self.bias_v)
+        self._layout.reset(layout.params(self))
 
     def forward(
         self,
@@ -92,29 +62,19 @@ class MultiheadAttention(Module):
         average_attn_weights=True,
         is_causal=False,
     ):
-        return _vkml._multi_head_attention(
+        return self._layout.forward(
+            layout.params(self),
             query,
             key,
             value,
-            self.num_heads,
-            self.in_proj_weight,
-            self.in_proj_bias,
-            self.out_proj.weight,
-            self.out_proj.bias,
-            self.dropout,
-            self.training,
-            self.batch_first,
             key_padding_mask,
             need_weights,
             attn_mask,
             average_attn_weights,
             is_causal,
-            q_proj_weight=self.q_proj_weight,
-            k_proj_weight=self.k_proj_weight,
-            v_proj_weight=self.v_proj_weight,
-            bias_k=self.bias_k,
-            bias_v=self.bias_v,
-            add_zero_attn=self.add_zero_attn,
+            float(self.dropout),
+            self.training,
+            self.batch_first,
         )
 
 
