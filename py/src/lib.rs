@@ -5,6 +5,7 @@ mod activation;
 mod attention;
 mod autograd;
 mod convert;
+mod described;
 mod device;
 mod einsum;
 mod gather;
@@ -381,14 +382,15 @@ mod _vkml {
         realize_, result_type, set_eager, stack, stats, synchronize, where_, zeros,
     };
     #[pymodule_export]
-    use crate::activation::{
-        celu, elu, gelu, hardsigmoid, hardswish, hardtanh, leaky_relu, logsigmoid, mish, relu6, selu, silu, softplus,
-        softsign,
-    };
+    use crate::activation::{hardsigmoid, hardswish, logsigmoid, mish, relu6, selu, silu, softsign};
     #[pymodule_export]
     use crate::attention::{scaled_dot_product_attention, PyMha};
     #[pymodule_export]
     use crate::autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode};
+    #[pymodule_export]
+    use crate::described::{
+        celu, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, mse_loss, smooth_l1_loss, softplus,
+    };
     #[pymodule_export]
     use crate::device::{
         _force_matmul, _has_coop_matmul, _matmul_pipeline, best_device, devices, init_vulkan, Device, PyDType,
@@ -402,9 +404,7 @@ mod _vkml {
     #[pymodule_export]
     use crate::io::{load, save};
     #[pymodule_export]
-    use crate::loss::{
-        binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, kl_div, l1_loss, smooth_l1_loss,
-    };
+    use crate::loss::{binary_cross_entropy, binary_cross_entropy_with_logits};
     #[pymodule_export]
     use crate::math::{
         _addc, _addmm, _binary, _clamp, _diag, _diagonal, _lerp, _masked_fill, _moment, _nan_to_num, _product, _roll,
@@ -413,8 +413,7 @@ mod _vkml {
     #[pymodule_export]
     use crate::nn::{
         adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, cross_entropy, dropout,
-        group_norm, layer_norm, linear, log_softmax, logsumexp, max_pool2d, mse_loss, nll_loss, one_hot, sigmoid,
-        softmax,
+        group_norm, layer_norm, linear, log_softmax, logsumexp, max_pool2d, nll_loss, one_hot, sigmoid, softmax,
     };
     #[pymodule_export]
     use crate::optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr};

@@ -1,45 +1,12 @@
-//! The elementwise losses for Python (`vkml.nn.functional`): l1, smooth_l1, huber, binary cross-entropy on
-//! probabilities and on logits, and kl_div, with torch's arguments (the deprecated `size_average`/`reduce` aside).
+//! Binary cross-entropy for Python (`vkml.nn.functional`), on probabilities and on logits, with its optional weight
+//! tensors (the losses with options only are `described.rs`'s; `size_average`/`reduce` are the Python layer's).
 
 use pyo3::prelude::*;
 
-use vkml_core::nn::functional::Reduction;
-use vkml_core::nn::loss::{self, KlReduction};
+use vkml_core::nn::loss;
 
-use crate::convert::OrPy;
+use crate::convert::{parse_reduction, OrPy};
 use crate::pytensor::Tensor;
-
-fn red(reduction: &str) -> PyResult<Reduction> {
-    Reduction::parse(reduction).py()
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, target, reduction = "mean"))]
-pub fn l1_loss(input: PyRef<'_, Tensor>, target: PyRef<'_, Tensor>, reduction: &str) -> PyResult<Tensor> {
-    Ok(Tensor(loss::l1_loss(&input.0, &target.0, red(reduction)?).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, target, reduction = "mean", beta = 1.0))]
-pub fn smooth_l1_loss(
-    input: PyRef<'_, Tensor>,
-    target: PyRef<'_, Tensor>,
-    reduction: &str,
-    beta: f64,
-) -> PyResult<Tensor> {
-    Ok(Tensor(loss::smooth_l1_loss(&input.0, &target.0, red(reduction)?, beta).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, target, reduction = "mean", delta = 1.0))]
-pub fn huber_loss(
-    input: PyRef<'_, Tensor>,
-    target: PyRef<'_, Tensor>,
-    reduction: &str,
-    delta: f64,
-) -> PyResult<Tensor> {
-    Ok(Tensor(loss::huber_loss(&input.0, &target.0, red(reduction)?, delta).py()?))
-}
 
 #[pyfunction]
 #[pyo3(signature = (input, target, weight = None, reduction = "mean"))]
@@ -50,7 +17,7 @@ pub fn binary_cross_entropy(
     reduction: &str,
 ) -> PyResult<Tensor> {
     let w = weight.map(|w| w.0.clone());
-    Ok(Tensor(loss::binary_cross_entropy(&input.0, &target.0, w.as_ref(), red(reduction)?).py()?))
+    Ok(Tensor(loss::binary_cross_entropy(&input.0, &target.0, w.as_ref(), parse_reduction(reduction)?).py()?))
 }
 
 #[pyfunction]
@@ -63,18 +30,6 @@ pub fn binary_cross_entropy_with_logits(
     pos_weight: Option<PyRef<'_, Tensor>>,
 ) -> PyResult<Tensor> {
     let (w, p) = (weight.map(|w| w.0.clone()), pos_weight.map(|p| p.0.clone()));
-    let r = red(reduction)?;
+    let r = parse_reduction(reduction)?;
     Ok(Tensor(loss::binary_cross_entropy_with_logits(&input.0, &target.0, w.as_ref(), r, p.as_ref()).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, target, reduction = "mean", log_target = false))]
-pub fn kl_div(
-    input: PyRef<'_, Tensor>,
-    target: PyRef<'_, Tensor>,
-    reduction: &str,
-    log_target: bool,
-) -> PyResult<Tensor> {
-    let r = KlReduction::parse(reduction).py()?;
-    Ok(Tensor(loss::kl_div(&input.0, &target.0, r, log_target).py()?))
 }

@@ -3,15 +3,11 @@
 use pyo3::prelude::*;
 
 use vkml_core::nn::conv::{self, Padding};
-use vkml_core::nn::functional::{self as nn, Reduction};
+use vkml_core::nn::functional as nn;
 use vkml_core::nn::norm;
 
-use crate::convert::{int_list, OrPy};
+use crate::convert::{int_list, parse_reduction, OrPy};
 use crate::pytensor::Tensor;
-
-fn red(reduction: &str) -> PyResult<Reduction> {
-    Reduction::parse(reduction).py()
-}
 
 #[pyfunction]
 #[pyo3(signature = (input, weight, bias = None))]
@@ -59,7 +55,7 @@ pub fn cross_entropy(
     reduction: &str,
     label_smoothing: f64,
 ) -> PyResult<Tensor> {
-    let (x, y, w, r) = (input.0.clone(), target.0.clone(), weight.map(|w| w.0.clone()), red(reduction)?);
+    let (x, y, w, r) = (input.0.clone(), target.0.clone(), weight.map(|w| w.0.clone()), parse_reduction(reduction)?);
     let out = py.detach(|| nn::cross_entropy(&x, &y, w.as_ref(), ignore_index, r, label_smoothing));
     Ok(Tensor(out.py()?))
 }
@@ -74,14 +70,8 @@ pub fn nll_loss(
     ignore_index: i64,
     reduction: &str,
 ) -> PyResult<Tensor> {
-    let (x, y, w, r) = (input.0.clone(), target.0.clone(), weight.map(|w| w.0.clone()), red(reduction)?);
+    let (x, y, w, r) = (input.0.clone(), target.0.clone(), weight.map(|w| w.0.clone()), parse_reduction(reduction)?);
     Ok(Tensor(py.detach(|| nn::nll_loss(&x, &y, w.as_ref(), ignore_index, r)).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, target, reduction = "mean"))]
-pub fn mse_loss(input: PyRef<'_, Tensor>, target: PyRef<'_, Tensor>, reduction: &str) -> PyResult<Tensor> {
-    Ok(Tensor(nn::mse_loss(&input.0, &target.0, red(reduction)?).py()?))
 }
 
 #[pyfunction]

@@ -1,4 +1,5 @@
-//! `nn.functional` activations for JavaScript: the engine's activation composites, torch's parameter order.
+//! `nn.functional` for JavaScript: the activations without parameters (those with parameters are `described.rs`'s)
+//! and one_hot.
 
 use wasm_bindgen::prelude::*;
 
@@ -21,36 +22,6 @@ macro_rules! bind_plain {
     };
 }
 vkml_core::plain_activations!(bind_plain);
-
-#[wasm_bindgen]
-pub fn gelu(x: &Tensor, approximate: Option<String>) -> JsResult<Tensor> {
-    ok(act::gelu(x.core()?, approximate.as_deref().unwrap_or("none")))
-}
-
-#[wasm_bindgen]
-pub fn elu(x: &Tensor, alpha: Option<f64>) -> JsResult<Tensor> {
-    ok(act::elu(x.core()?, alpha.unwrap_or(1.0)))
-}
-
-#[wasm_bindgen]
-pub fn celu(x: &Tensor, alpha: Option<f64>) -> JsResult<Tensor> {
-    ok(act::celu(x.core()?, alpha.unwrap_or(1.0)))
-}
-
-#[wasm_bindgen]
-pub fn leaky_relu(x: &Tensor, negative_slope: Option<f64>) -> JsResult<Tensor> {
-    ok(act::leaky_relu(x.core()?, negative_slope.unwrap_or(0.01)))
-}
-
-#[wasm_bindgen]
-pub fn softplus(x: &Tensor, beta: Option<f64>, threshold: Option<f64>) -> JsResult<Tensor> {
-    ok(act::softplus(x.core()?, beta.unwrap_or(1.0), threshold.unwrap_or(20.0)))
-}
-
-#[wasm_bindgen]
-pub fn hardtanh(x: &Tensor, min_val: Option<f64>, max_val: Option<f64>) -> JsResult<Tensor> {
-    ok(act::hardtanh(x.core()?, min_val.unwrap_or(-1.0), max_val.unwrap_or(1.0)))
-}
 
 /// `one_hot(x, num_classes)` with a class count: at once; values computed on the device are checked at the next
 /// read (`gather::raise_deferred`), as the indexing ops' are.

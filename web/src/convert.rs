@@ -204,3 +204,8 @@ pub(crate) fn named_shapes(list: Vec<(String, Vec<usize>)>) -> js_sys::Array {
         })
         .collect()
 }
+
+/// The `reduction` option ("mean", "sum", "none"; "mean" when missing).
+pub(crate) fn reduction(options: &JsValue) -> JsResult<vkml_core::nn::functional::Reduction> {
+    vkml_core::nn::functional::Reduction::parse(opt_string(options, "reduction")?.as_deref().unwrap_or("mean")).js()
+}

@@ -5,6 +5,7 @@
 mod activation;
 mod attention;
 mod convert;
+mod described;
 mod device;
 mod einsum;
 mod gather;

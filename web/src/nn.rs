@@ -5,10 +5,10 @@
 use wasm_bindgen::prelude::*;
 
 use vkml_core::nn::conv::{self, Padding};
-use vkml_core::nn::functional::{self as nn, Reduction};
+use vkml_core::nn::functional as nn;
 use vkml_core::nn::norm;
 
-use crate::convert::{field, opt_bool, opt_f64, opt_string, usize_of};
+use crate::convert::{field, opt_bool, opt_f64, opt_string, reduction, usize_of};
 use crate::ops::ok;
 use crate::tensor::Tensor;
 use crate::{type_error, JsResult, OrJs};
@@ -30,10 +30,6 @@ fn pair_of(v: &JsValue, name: &str) -> JsResult<[usize; 2]> {
     let h = usize_of(arr.get(0).as_f64().unwrap_or(f64::NAN), name)?;
     let w = usize_of(arr.get(1).as_f64().unwrap_or(f64::NAN), name)?;
     Ok([h, w])
-}
-
-fn reduction(options: &JsValue) -> JsResult<Reduction> {
-    Reduction::parse(opt_string(options, "reduction")?.as_deref().unwrap_or("mean")).js()
 }
 
 /// `linear(x, weight, bias)`: x·weightᵀ + bias.
@@ -189,12 +185,6 @@ pub fn nll_loss(input: &Tensor, target: &Tensor, options: JsValue, weight: Optio
     let ignore = opt_f64(&options, "ignore_index")?.unwrap_or(-100.0) as i64;
     let target = class_target(target.core()?)?;
     ok(nn::nll_loss(input.core()?, &target, weight.as_ref(), ignore, reduction(&options)?))
-}
-
-/// `mse_loss(input, target, {reduction})`.
-#[wasm_bindgen]
-pub fn mse_loss(input: &Tensor, target: &Tensor, options: JsValue) -> JsResult<Tensor> {
-    ok(nn::mse_loss(input.core()?, target.core()?, reduction(&options)?))
 }
 
 /// `dropout(x, {p, training})`: zero elements with probability p and scale the rest by 1/(1 − p).

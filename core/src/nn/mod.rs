@@ -6,6 +6,7 @@ pub mod activation;
 pub mod attention;
 pub mod conv;
 pub mod conv_transpose;
+pub mod described;
 pub mod functional;
 pub mod interpolate;
 pub mod loss;

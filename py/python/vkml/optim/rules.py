@@ -4,14 +4,16 @@ group's step are Rust (vkml_core::nn::optimizer), reached through `Optimizer`.""
 from .optimizer import Optimizer
 
 
-def _flags(name, foreach=None, fused=None, capturable=False, differentiable=False):
-    """torch's implementation switches, kept in the defaults as torch keeps them: `foreach`, `fused` and
-    `capturable` choose how torch's kernels run (one kernel per parameter or fused, CUDA-graph capture) and give
-    the same values, so vkml, whose update is one Rust call per group, takes them and changes nothing;
-    `differentiable=True` (autograd through the step) is refused."""
-    if differentiable:
+def _defaults(args, **changed):
+    """An optimizer's defaults: its constructor's arguments (`locals()`) under torch's names. torch's implementation
+    switches are kept as given: `foreach`, `fused` and `capturable` choose how torch's kernels run (one kernel per
+    parameter or fused, CUDA-graph capture) and give the same values, so vkml, whose update is one Rust call per
+    group, takes them and changes nothing; `differentiable=True` (autograd through the step) is refused."""
+    defaults = {k: v for k, v in args.items() if k not in ("self", "params", "__class__")} | changed
+    if defaults.get("differentiable"):
+        name = type(args["self"]).__name__
         raise ValueError(f"{name}: differentiable=True is not supported (the step runs outside autograd)")
-    return dict(foreach=foreach, fused=fused, capturable=capturable, differentiable=differentiable)
+    return defaults
 
 
 class SGD(Optimizer):
@@ -31,17 +33,7 @@ class SGD(Optimizer):
         differentiable=False,
         fused=None,
     ):
-        flags = _flags("SGD", foreach, fused, False, differentiable)
-        defaults = dict(
-            lr=lr,
-            momentum=momentum,
-            dampening=dampening,
-            weight_decay=weight_decay,
-            nesterov=nesterov,
-            maximize=maximize,
-            **flags,
-        )
-        super().__init__(params, defaults)
+        super().__init__(params, _defaults(locals()))
 
 
 class Adam(Optimizer):
@@ -64,19 +56,8 @@ class Adam(Optimizer):
         fused=None,
         decoupled_weight_decay=False,
     ):
-        flags = _flags(type(self).__name__, foreach, fused, capturable, differentiable)
         self._decoupled = self._decoupled or decoupled_weight_decay
-        defaults = dict(
-            lr=lr,
-            betas=tuple(betas),
-            eps=eps,
-            weight_decay=weight_decay,
-            amsgrad=amsgrad,
-            maximize=maximize,
-            decoupled_weight_decay=self._decoupled,
-            **flags,
-        )
-        super().__init__(params, defaults)
+        super().__init__(params, _defaults(locals(), betas=tuple(betas), decoupled_weight_decay=self._decoupled))
 
 
 class AdamW(Adam):
@@ -129,18 +110,7 @@ class RMSprop(Optimizer):
         maximize=False,
         differentiable=False,
     ):
-        flags = _flags("RMSprop", foreach, None, capturable, differentiable)
-        defaults = dict(
-            lr=lr,
-            alpha=alpha,
-            eps=eps,
-            weight_decay=weight_decay,
-            momentum=momentum,
-            centered=centered,
-            maximize=maximize,
-            **flags,
-        )
-        super().__init__(params, defaults)
+        super().__init__(params, _defaults(locals()))
 
 
 class Adagrad(Optimizer):
@@ -160,14 +130,4 @@ class Adagrad(Optimizer):
         differentiable=False,
         fused=None,
     ):
-        flags = _flags("Adagrad", foreach, fused, False, differentiable)
-        defaults = dict(
-            lr=lr,
-            lr_decay=lr_decay,
-            weight_decay=weight_decay,
-            eps=eps,
-            initial_accumulator_value=initial_accumulator_value,
-            maximize=maximize,
-            **flags,
-        )
-        super().__init__(params, defaults)
+        super().__init__(params, _defaults(locals()))

@@ -1,0 +1,41 @@
+//! The network functions both front ends bind, described once: torch's name and documentation, the tensor
+//! arguments, the options with torch's names, kinds and defaults, and the function of this crate that computes it.
+//! `py` and `web` each expand one binding a row (`described.rs` in both), so a row added here appears in Python
+//! (keyword arguments with these defaults) and JavaScript (an options object with the same names) together.
+
+/// `described_functions!(cb)` expands `cb! { $(#[doc = ..] name(tensor, ..; [option: kind = default] ..) => f;)* }`;
+/// the brackets keep a default's tokens as written, so that Python's signature shows them.
+/// An option's kind is `f64`, `bool`, `str`, `Reduction` or `KlReduction` (the last two parsed from torch's strings).
+#[macro_export]
+macro_rules! described_functions {
+    ($callback:ident) => {
+        $callback! {
+            /// `hardtanh(input, min_val, max_val)`: the input clamped to [min_val, max_val].
+            hardtanh(input; [min_val: f64 = -1.0] [max_val: f64 = 1.0]) => $crate::nn::activation::hardtanh;
+            /// `leaky_relu(input, negative_slope)`: x, or negative_slope·x below 0.
+            leaky_relu(input; [negative_slope: f64 = 0.01]) => $crate::nn::activation::leaky_relu;
+            /// `elu(input, alpha)`: x, or alpha·(eˣ − 1) below 0.
+            elu(input; [alpha: f64 = 1.0]) => $crate::nn::activation::elu;
+            /// `celu(input, alpha)`: max(0, x) + min(0, alpha·(e^(x/alpha) − 1)).
+            celu(input; [alpha: f64 = 1.0]) => $crate::nn::activation::celu;
+            /// `gelu(input, approximate)`: x·Φ(x), or its tanh approximation with approximate = "tanh".
+            gelu(input; [approximate: str = "none"]) => $crate::nn::activation::gelu;
+            /// `softplus(input, beta, threshold)`: log(1 + e^(beta·x))/beta, x itself above threshold/beta.
+            softplus(input; [beta: f64 = 1.0] [threshold: f64 = 20.0]) => $crate::nn::activation::softplus;
+            /// `mse_loss(input, target, reduction)`: (input − target)², reduced.
+            mse_loss(input, target; [reduction: Reduction = "mean"]) => $crate::nn::functional::mse_loss;
+            /// `l1_loss(input, target, reduction)`: |input − target|, reduced.
+            l1_loss(input, target; [reduction: Reduction = "mean"]) => $crate::nn::loss::l1_loss;
+            /// `smooth_l1_loss(input, target, reduction, beta)`: quadratic below beta, linear above, reduced.
+            smooth_l1_loss(input, target; [reduction: Reduction = "mean"] [beta: f64 = 1.0])
+                => $crate::nn::loss::smooth_l1_loss;
+            /// `huber_loss(input, target, reduction, delta)`: quadratic below delta, delta-scaled linear above.
+            huber_loss(input, target; [reduction: Reduction = "mean"] [delta: f64 = 1.0])
+                => $crate::nn::loss::huber_loss;
+            /// `kl_div(input, target, reduction, log_target)`: target·(log target − input); reduction may be
+            /// "batchmean".
+            kl_div(input, target; [reduction: KlReduction = "mean"] [log_target: bool = false])
+                => $crate::nn::loss::kl_div;
+        }
+    };
+}
