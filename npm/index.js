@@ -78,6 +78,9 @@ export const {
   best_device, devices, load_safetensors, load, randint, randperm, normal, empty, set_eager, is_eager, stats,
 } = wasm;
 
+/** torch's `addmm(input, mat1, mat2, {beta, alpha})`, `addcmul` and `addcdiv(input, t1, t2, {value})`. */
+export const { addmm, addcmul, addcdiv } = wasm;
+
 /** `vkml.bernoulli(p)`: 1 with probability p (each element). */
 export const bernoulli = (p) => p.bernoulli();
 

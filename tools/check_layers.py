@@ -16,13 +16,14 @@ Usage: tools/check_layers.py [--root DIR] [--self-test]
 
 from __future__ import annotations
 
-import argparse
 import bisect
 import re
 import sys
 import tempfile
 from pathlib import Path
 from typing import NamedTuple
+
+from planted import arguments, check_plants, plant, report, write_files
 
 # The layer table; a new top-level module of vkml-core must be given a layer here before it can be used.
 LAYERS = {
@@ -731,17 +732,10 @@ _EXTRA = {
 }
 
 
-def _write_tree(root: Path, plant=None):
-    for rel, text in CLEAN_TREE.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text + _EXTRA.get(rel, ""), encoding="utf-8")
-    if plant:
-        _, rel, text, _ = plant
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
-        path.write_text(old + text, encoding="utf-8")
+def _write_tree(root: Path, planted=None):
+    write_files(root, {rel: text + _EXTRA.get(rel, "") for rel, text in CLEAN_TREE.items()})
+    if planted:
+        plant(root, planted)
 
 
 def self_test(real_root: Path) -> int:
@@ -755,44 +749,23 @@ def self_test(real_root: Path) -> int:
             print("self-test FAILED: the clean tree reports violations:", *violations, sep="\n  ")
         else:
             print(f"self-test: clean tree passes ({files} files)")
-        for index, plant in enumerate(PLANTED):
-            root = Path(tmp) / f"plant{index}"
-            _write_tree(root, plant)
-            _, violations = check(root)
-            what, rel, _, expected = plant
-            if not violations:
-                failures += 1
-                print(f"self-test FAILED: planted violation passes: {what} ({rel})")
-            elif not any(expected in v for v in violations):
-                failures += 1
-                print(f"self-test FAILED: {what}: no report mentions {expected!r}:", *violations, sep="\n  ")
-            else:
-                print(f"self-test: caught {what}: {violations[0]}")
+        failures += check_plants(tmp, PLANTED, _write_tree, check)
     if (real_root / "core" / "src").is_dir():
         files, violations = check(real_root)
-        for violation in violations:
-            print(violation)
-        print(f"check_layers: {files} files, {len(violations)} violations (real tree at {real_root})")
-        failures += bool(violations)
+        failures += report(f"check_layers (real tree at {real_root})", files, violations, "violations")
     print("check_layers self-test:", "FAILED" if failures else f"ok ({len(PLANTED)} planted violations caught)")
     return 1 if failures else 0
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent, help="repository root")
-    parser.add_argument("--self-test", action="store_true", help="check planted violations in a synthetic tree")
-    args = parser.parse_args(argv)
+    args = arguments(__doc__, argv, "violations")
     if args.self_test:
         return self_test(args.root)
     if not (args.root / "core" / "src").is_dir():
         print(f"check_layers: no core/src under {args.root}", file=sys.stderr)
         return 2
     files, violations = check(args.root)
-    for violation in violations:
-        print(violation)
-    print(f"check_layers: {files} files, {len(violations)} violations")
-    return 1 if violations else 0
+    return report("check_layers", files, violations, "violations")
 
 
 if __name__ == "__main__":

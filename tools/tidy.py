@@ -12,7 +12,6 @@ Usage: tools/tidy.py [--root DIR] [--self-test]
 
 from __future__ import annotations
 
-import argparse
 import ast
 import os
 import re
@@ -22,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from check_layers import strip_rust
+from planted import arguments, check_plants, plant, report, write_files
 
 SOURCE_SUFFIXES = {".rs", ".wgsl", ".py", ".sh", ".js", ".ts", ".mjs"}
 LINE_LIMITED = {".rs", ".wgsl", ".py"}
@@ -211,21 +211,14 @@ PLANTED = [
 ]
 
 
-def _write_tree(root: Path, plant=None):
-    for rel, text in CLEAN_TREE.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+def _write_tree(root: Path, planted=None):
+    write_files(root, CLEAN_TREE)
     # Track the clean files so both of git's lists are exercised: plants in new files stay untracked.
     git = subprocess.run(["git", "init", "-q"], cwd=root, capture_output=True).returncode == 0
     if git:
         subprocess.run(["git", "add", "-A"], cwd=root, check=True, capture_output=True)
-    if plant:
-        _, rel, text, _ = plant
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
-        path.write_text(old + text, encoding="utf-8")
+    if planted:
+        plant(root, planted)
     return git
 
 
@@ -241,32 +234,17 @@ def self_test() -> int:
             print(f"self-test FAILED: the clean tree gives {files} files and problems:", *problems, sep="\n  ")
         else:
             print(f"self-test: clean tree passes ({files} files; ignored and non-source files skipped, git={git})")
-        for index, plant in enumerate(PLANTED):
-            root = Path(tmp) / f"plant{index}"
-            _write_tree(root, plant)
-            _, problems = check(root)
-            what, rel, _, expected = plant
-            if not any(expected in problem for problem in problems):
-                failures += 1
-                print(f"self-test FAILED: {what} ({rel}): no report contains {expected!r}:", *problems, sep="\n  ")
-            else:
-                print(f"self-test: caught {what}: {next(p for p in problems if expected in p)}")
+        failures += check_plants(tmp, PLANTED, _write_tree, check)
     print("tidy self-test:", "FAILED" if failures else f"ok ({len(PLANTED)} planted problems caught)")
     return 1 if failures else 0
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent, help="repository root")
-    parser.add_argument("--self-test", action="store_true", help="check planted problems in a synthetic tree")
-    args = parser.parse_args(argv)
+    args = arguments(__doc__, argv, "problems")
     if args.self_test:
         return self_test()
     files, problems = check(args.root.resolve())
-    for problem in problems:
-        print(problem)
-    print(f"tidy: {files} files, {len(problems)} problems")
-    return 1 if problems else 0
+    return report("tidy", files, problems, "problems")
 
 
 if __name__ == "__main__":

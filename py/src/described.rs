@@ -42,14 +42,11 @@ macro_rules! core_value {
 }
 
 macro_rules! bind_described {
-    ($(
-        $(#[doc = $doc:literal])*
-        $name:ident($($t:ident),+; $([$o:ident: $kind:ident = $($default:tt)+])*) => $f:path;
-    )*) => {
+    ($($(#[doc = $doc:literal])* $name:ident($($t:ident),+; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:path;)*) => {
         $(
             $(#[doc = $doc])*
             #[pyfunction]
-            #[pyo3(signature = ($($t,)+ $($o = $($default)+),*))]
+            #[pyo3(signature = ($($t,)+ $($o = $($v)+),*))]
             pub fn $name($($t: PyRef<'_, Tensor>,)+ $($o: py_type!($kind),)*) -> PyResult<Tensor> {
                 Ok(Tensor($f($(&$t.0,)+ $(core_value!($kind, $o),)*).py()?))
             }

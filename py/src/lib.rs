@@ -382,55 +382,39 @@ mod _vkml {
         realize_, result_type, set_eager, stack, stats, synchronize, where_, zeros,
     };
     #[pymodule_export]
-    use crate::activation::{hardsigmoid, hardswish, logsigmoid, mish, relu6, selu, silu, softsign};
-    #[pymodule_export]
-    use crate::attention::{scaled_dot_product_attention, PyMha};
-    #[pymodule_export]
-    use crate::autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode};
-    #[pymodule_export]
-    use crate::described::{
-        celu, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, mse_loss, smooth_l1_loss, softplus,
+    use crate::{
+        activation::{hardsigmoid, hardswish, logsigmoid, mish, relu6, selu, silu, softsign},
+        attention::{scaled_dot_product_attention, PyMha},
+        autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode},
+        described::{
+            addcdiv, addcmul, addmm, celu, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, mse_loss,
+            smooth_l1_loss, softplus,
+        },
+        device::{
+            _force_matmul, _has_coop_matmul, _matmul_pipeline, best_device, devices, init_vulkan, Device, PyDType,
+        },
+        einsum::einsum,
+        gather::{_gather, _index_select, _scatter, _take_along_dim, embedding},
+        interpolate::interpolate,
+        io::{load, save},
+        loss::{binary_cross_entropy, binary_cross_entropy_with_logits},
+        math::{
+            _binary, _clamp, _diag, _diagonal, _lerp, _masked_fill, _moment, _nan_to_num, _product, _roll, _unary,
+            _update,
+        },
+        nn::{
+            adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, cross_entropy, dropout,
+            group_norm, layer_norm, linear, log_softmax, logsumexp, max_pool2d, nll_loss, one_hot, sigmoid, softmax,
+        },
+        optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr},
+        pad::pad,
+        pytensor::Tensor,
+        random::{_bernoulli, _empty, _multinomial, _normal, _randint, _randperm},
+        rnn::PyRnn,
+        scan::{_cumulative, _prod},
+        sort::{_argsort, _sort, _topk},
+        vnorm::_norm,
     };
-    #[pymodule_export]
-    use crate::device::{
-        _force_matmul, _has_coop_matmul, _matmul_pipeline, best_device, devices, init_vulkan, Device, PyDType,
-    };
-    #[pymodule_export]
-    use crate::einsum::einsum;
-    #[pymodule_export]
-    use crate::gather::{_gather, _index_select, _scatter, _take_along_dim, embedding};
-    #[pymodule_export]
-    use crate::interpolate::interpolate;
-    #[pymodule_export]
-    use crate::io::{load, save};
-    #[pymodule_export]
-    use crate::loss::{binary_cross_entropy, binary_cross_entropy_with_logits};
-    #[pymodule_export]
-    use crate::math::{
-        _addc, _addmm, _binary, _clamp, _diag, _diagonal, _lerp, _masked_fill, _moment, _nan_to_num, _product, _roll,
-        _unary, _update,
-    };
-    #[pymodule_export]
-    use crate::nn::{
-        adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, cross_entropy, dropout,
-        group_norm, layer_norm, linear, log_softmax, logsumexp, max_pool2d, nll_loss, one_hot, sigmoid, softmax,
-    };
-    #[pymodule_export]
-    use crate::optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr};
-    #[pymodule_export]
-    use crate::pad::pad;
-    #[pymodule_export]
-    use crate::pytensor::Tensor;
-    #[pymodule_export]
-    use crate::random::{_bernoulli, _empty, _multinomial, _normal, _randint, _randperm};
-    #[pymodule_export]
-    use crate::rnn::PyRnn;
-    #[pymodule_export]
-    use crate::scan::{_cumulative, _prod};
-    #[pymodule_export]
-    use crate::sort::{_argsort, _sort, _topk};
-    #[pymodule_export]
-    use crate::vnorm::_norm;
 
     use super::{DType, PyDType as D};
 

@@ -114,33 +114,6 @@ pub fn _product(a: PyRef<'_, Tensor>, name: &str, b: PyRef<'_, Tensor>) -> PyRes
 }
 
 #[pyfunction]
-#[pyo3(signature = (t, mat1, mat2, beta = 1.0, alpha = 1.0))]
-pub fn _addmm(
-    t: PyRef<'_, Tensor>,
-    mat1: PyRef<'_, Tensor>,
-    mat2: PyRef<'_, Tensor>,
-    beta: f64,
-    alpha: f64,
-) -> PyResult<Tensor> {
-    Ok(Tensor(linalg::addmm(&t.0, &mat1.0, &mat2.0, beta, alpha).py()?))
-}
-
-/// addcmul (`div = false`) and addcdiv.
-#[pyfunction]
-#[pyo3(signature = (t, t1, t2, div, value = 1.0))]
-pub fn _addc(
-    t: PyRef<'_, Tensor>,
-    t1: PyRef<'_, Tensor>,
-    t2: PyRef<'_, Tensor>,
-    div: bool,
-    value: f64,
-) -> PyResult<Tensor> {
-    let r =
-        if div { pointwise::addcdiv(&t.0, &t1.0, &t2.0, value) } else { pointwise::addcmul(&t.0, &t1.0, &t2.0, value) };
-    Ok(Tensor(r.py()?))
-}
-
-#[pyfunction]
 pub fn _lerp(t: PyRef<'_, Tensor>, end: PyRef<'_, Tensor>, weight: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     Ok(Tensor(pointwise::lerp(&t.0, &end.0, &operand_or_err(weight)?).py()?))
 }

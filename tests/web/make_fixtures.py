@@ -109,6 +109,9 @@ CASES = (
             ("contiguous",),
         ),
         ("linear", F + "linear", [(4, 6), (5, 6), (5,)], [], None, "float32", "normal", ("contiguous",)),
+        ("addmm", "fn:addmm", [(4, 5), (4, 3), (3, 5)], [], None, "float32", "normal", ("contiguous",)),
+        ("addcmul", "fn:addcmul", [(3, 4), (3, 4), (3, 4)], [], None, "float32", "normal", ("contiguous",)),
+        ("addcdiv", "fn:addcdiv", [(3, 4), (3, 4), (3, 4)], [], None, "float32", "positive", ("contiguous",)),
         (
             "conv2d",
             F + "conv2d",

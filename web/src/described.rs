@@ -31,15 +31,12 @@ macro_rules! option {
 }
 
 macro_rules! bind_described {
-    ($(
-        $(#[doc = $doc:literal])*
-        $name:ident($($t:ident),+; $([$o:ident: $kind:ident = $($default:tt)+])*) => $f:path;
-    )*) => {
+    ($($(#[doc = $doc:literal])* $name:ident($($t:ident),+; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:path;)*) => {
         $(
             $(#[doc = $doc])*
             #[wasm_bindgen]
             pub fn $name($($t: &Tensor,)+ options: JsValue) -> JsResult<Tensor> {
-                ok($f($($t.core()?,)+ $(option!($kind, &options, stringify!($o), $($default)+),)*))
+                ok($f($($t.core()?,)+ $(option!($kind, &options, stringify!($o), $($v)+),)*))
             }
         )*
     };

@@ -1,4 +1,4 @@
-//! The network functions both front ends bind, described once: torch's name and documentation, the tensor
+//! Functions both front ends bind, described once: torch's name and documentation, the tensor
 //! arguments, the options with torch's names, kinds and defaults, and the function of this crate that computes it.
 //! `py` and `web` each expand one binding a row (`described.rs` in both), so a row added here appears in Python
 //! (keyword arguments with these defaults) and JavaScript (an options object with the same names) together.
@@ -10,6 +10,12 @@
 macro_rules! described_functions {
     ($callback:ident) => {
         $callback! {
+            /// `addmm(input, mat1, mat2, beta, alpha)`: beta·input + alpha·(mat1 @ mat2).
+            addmm(input, mat1, mat2; [beta: f64 = 1.0] [alpha: f64 = 1.0]) => $crate::api::linalg::addmm;
+            /// `addcmul(input, tensor1, tensor2, value)`: input + value·tensor1·tensor2.
+            addcmul(input, tensor1, tensor2; [value: f64 = 1.0]) => $crate::api::pointwise::addcmul;
+            /// `addcdiv(input, tensor1, tensor2, value)`: input + value·tensor1/tensor2.
+            addcdiv(input, tensor1, tensor2; [value: f64 = 1.0]) => $crate::api::pointwise::addcdiv;
             /// `hardtanh(input, min_val, max_val)`: the input clamped to [min_val, max_val].
             hardtanh(input; [min_val: f64 = -1.0] [max_val: f64 = 1.0]) => $crate::nn::activation::hardtanh;
             /// `leaky_relu(input, negative_slope)`: x, or negative_slope·x below 0.

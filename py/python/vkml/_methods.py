@@ -108,15 +108,15 @@ def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Ten
 
 def addmm(self, mat1, mat2, out_dtype=None, *, beta=1.0, alpha=1.0) -> Tensor:
     a, b = _widened(mat1, mat2, out_dtype, "addmm")
-    return _vkml._addmm(self if a is mat1 else self.float(), a, b, beta, alpha)
+    return _vkml.addmm(self if a is mat1 else self.float(), a, b, beta, alpha)
 
 
 def addcmul(self, tensor1, tensor2, *, value=1.0) -> Tensor:
-    return _vkml._addc(self, tensor1, tensor2, False, value)
+    return _vkml.addcmul(self, tensor1, tensor2, value)
 
 
 def addcdiv(self, tensor1, tensor2, *, value=1.0) -> Tensor:
-    return _vkml._addc(self, tensor1, tensor2, True, value)
+    return _vkml.addcdiv(self, tensor1, tensor2, value)
 
 
 def lerp(self, end, weight) -> Tensor:

@@ -84,27 +84,10 @@ class DataLoader:
     `in_order` and the pinning options change only how torch loads them (`worker_init_fn`, run in each worker process
     in torch, is never called: there are no workers)."""
 
-    def __init__(
-        self,
-        dataset,
-        batch_size=1,
-        shuffle=None,
-        sampler=None,
-        batch_sampler=None,
-        num_workers=0,
-        collate_fn=None,
-        pin_memory=False,
-        drop_last=False,
-        timeout=0,
-        worker_init_fn=None,
-        multiprocessing_context=None,
-        generator=None,
-        *,
-        prefetch_factor=None,
-        persistent_workers=False,
-        pin_memory_device="",
-        in_order=True,
-    ):
+    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
+                 collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
+                 multiprocessing_context=None, generator=None, *, prefetch_factor=None, persistent_workers=False,
+                 pin_memory_device="", in_order=True):  # fmt: skip
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.")
         if timeout < 0:

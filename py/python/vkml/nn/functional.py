@@ -93,33 +93,12 @@ hardtanh, relu6, leaky_relu, elu, selu, celu, silu, mish, hardsigmoid, hardswish
 )
 
 
-def multi_head_attention_forward(
-    query,
-    key,
-    value,
-    embed_dim_to_check,
-    num_heads,
-    in_proj_weight,
-    in_proj_bias,
-    bias_k,
-    bias_v,
-    add_zero_attn,
-    dropout_p,
-    out_proj_weight,
-    out_proj_bias,
-    training=True,
-    key_padding_mask=None,
-    need_weights=True,
-    attn_mask=None,
-    use_separate_proj_weight=False,
-    q_proj_weight=None,
-    k_proj_weight=None,
-    v_proj_weight=None,
-    static_k=None,
-    static_v=None,
-    average_attn_weights=True,
-    is_causal=False,
-):
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k,
+                                 bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):  # fmt: skip
     """torch's functional multi-head attention over (L, N, E) inputs: a packed in_proj_weight, or q/k/v projections
     with use_separate_proj_weight; bias_k/bias_v and add_zero_attn append keys that every query sees."""
     if static_k is not None or static_v is not None:
@@ -133,34 +112,14 @@ def multi_head_attention_forward(
     if (bias_k is None) != (bias_v is None):
         raise AssertionError("bias_k and bias_v must both be given or both be None")
     sep = use_separate_proj_weight
-    layout = _vkml._Mha(
-        embed_dim_to_check,
-        num_heads,
-        in_proj_bias is not None,
-        bias_k is not None,
-        add_zero_attn,
-        k_proj_weight.shape[1] if sep else None,
-        v_proj_weight.shape[1] if sep else None,
-        packed=not sep,
-        out_proj_bias=out_proj_bias is not None,
-    )
+    kdim, vdim = (k_proj_weight.shape[1], v_proj_weight.shape[1]) if sep else (None, None)
+    layout = _vkml._Mha(embed_dim_to_check, num_heads, in_proj_bias is not None, bias_k is not None, add_zero_attn,
+                        kdim, vdim, packed=not sep, out_proj_bias=out_proj_bias is not None)  # fmt: skip
     given = [q_proj_weight, k_proj_weight, v_proj_weight] if sep else [in_proj_weight]
     given += [in_proj_bias, bias_k, bias_v, out_proj_weight, out_proj_bias]
     params = [p for p in given if p is not None]
-    return layout.forward(
-        params,
-        query,
-        key,
-        value,
-        key_padding_mask,
-        need_weights,
-        attn_mask,
-        average_attn_weights,
-        is_causal,
-        dropout_p,
-        training,
-        False,
-    )
+    return layout.forward(params, query, key, value, key_padding_mask, need_weights, attn_mask, average_attn_weights,
+                          is_causal, dropout_p, training, False)  # fmt: skip
 
 
 def tanh(input):

@@ -56,20 +56,9 @@ class Embedding(Module):
     """Rows of `weight` (num_embeddings, embedding_dim), initialised N(0, 1) as torch; the padding row is zero and
     gets no gradient."""
 
-    def __init__(
-        self,
-        num_embeddings,
-        embedding_dim,
-        padding_idx=None,
-        max_norm=None,
-        norm_type=2.0,
-        scale_grad_by_freq=False,
-        sparse=False,
-        _weight=None,
-        _freeze=False,
-        device=None,
-        dtype=None,
-    ):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None,
+                 dtype=None):  # fmt: skip
         super().__init__()
         if max_norm is not None or scale_grad_by_freq or sparse:
             raise ValueError("Embedding: max_norm, scale_grad_by_freq and sparse are not supported")
@@ -129,20 +118,8 @@ class _ConvNd(Module):
     def _conv(self, *args):
         return F.conv2d(*args)
 
-    def __init__(
-        self,
-        in_channels,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups=1,
-        bias=True,
-        padding_mode="zeros",
-        device=None,
-        dtype=None,
-    ):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):  # fmt: skip
         super().__init__()
         if padding_mode != "zeros":
             raise NotImplementedError(f"padding_mode='{padding_mode}': only 'zeros' is supported")
@@ -197,21 +174,8 @@ class ConvTranspose2d(Module):
     """Transposed 2-d convolution with torch's parameters: `weight` (in, out/groups, kH, kW), `bias` (out), and
     torch's default initialisation."""
 
-    def __init__(
-        self,
-        in_channels,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        output_padding=0,
-        groups=1,
-        bias=True,
-        dilation=1,
-        padding_mode="zeros",
-        device=None,
-        dtype=None,
-    ):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):  # fmt: skip
         super().__init__()
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')

@@ -53,16 +53,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _vkml.smooth_l1_loss(input, target, _legacy(size_average, reduce, reduction), beta)
 
 
-def cross_entropy(
-    input,
-    target,
-    weight=None,
-    size_average=None,
-    ignore_index=-100,
-    reduce=None,
-    reduction="mean",
-    label_smoothing=0.0,
-):
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):  # fmt: skip
     reduction = _legacy(size_average, reduce, reduction)
     return _vkml.cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
 

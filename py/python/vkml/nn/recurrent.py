@@ -10,19 +10,8 @@ from .module import Module
 class _RNNBase(Module):
     _mode = "RNN_TANH"
 
-    def __init__(
-        self,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        proj_size=0,
-        device=None,
-        dtype=None,
-    ):
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):  # fmt: skip
         super().__init__()
         # The layout, its checks and the forward are Rust's (vkml_core::nn::rnn), shared with JavaScript.
         self._layout = _vkml._Rnn(
@@ -61,19 +50,8 @@ class _RNNBase(Module):
 class RNN(_RNNBase):
     """Elman RNN, tanh or relu: h' = act(x·W_ihᵀ + b_ih + h·W_hhᵀ + b_hh)."""
 
-    def __init__(
-        self,
-        input_size,
-        hidden_size,
-        num_layers=1,
-        nonlinearity="tanh",
-        bias=True,
-        batch_first=False,
-        dropout=0.0,
-        bidirectional=False,
-        device=None,
-        dtype=None,
-    ):
+    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, device=None, dtype=None):  # fmt: skip
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
         # Set first: _RNNBase.__init__ builds the layout from it.

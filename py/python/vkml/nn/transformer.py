@@ -14,20 +14,8 @@ class MultiheadAttention(Module):
     """torch.nn.MultiheadAttention: a packed in_proj_weight when the key and value sizes equal embed_dim, else
     q_proj_weight, k_proj_weight and v_proj_weight (kdim, vdim); add_bias_kv and add_zero_attn as torch."""
 
-    def __init__(
-        self,
-        embed_dim,
-        num_heads,
-        dropout=0.0,
-        bias=True,
-        add_bias_kv=False,
-        add_zero_attn=False,
-        kdim=None,
-        vdim=None,
-        batch_first=False,
-        device=None,
-        dtype=None,
-    ):
+    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False, kdim=None,
+                 vdim=None, batch_first=False, device=None, dtype=None):  # fmt: skip
         super().__init__()
         # The layout, its initialisation and the forward are Rust's (vkml_core::nn::mha), shared with JavaScript.
         if embed_dim > 0 and num_heads > 0 and embed_dim % num_heads:
@@ -51,51 +39,19 @@ class MultiheadAttention(Module):
     def _reset_parameters(self):
         self._layout.reset(layout.params(self))
 
-    def forward(
-        self,
-        query,
-        key,
-        value,
-        key_padding_mask=None,
-        need_weights=True,
-        attn_mask=None,
-        average_attn_weights=True,
-        is_causal=False,
-    ):
-        return self._layout.forward(
-            layout.params(self),
-            query,
-            key,
-            value,
-            key_padding_mask,
-            need_weights,
-            attn_mask,
-            average_attn_weights,
-            is_causal,
-            float(self.dropout),
-            self.training,
-            self.batch_first,
-        )
+    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+                average_attn_weights=True, is_causal=False):  # fmt: skip
+        run = (float(self.dropout), self.training, self.batch_first)
+        call = (key_padding_mask, need_weights, attn_mask, average_attn_weights, is_causal)
+        return self._layout.forward(layout.params(self), query, key, value, *call, *run)
 
 
 class TransformerEncoderLayer(Module):
     """torch.nn.TransformerEncoderLayer: self-attention and a feed-forward block, each with dropout, a residual and
     LayerNorm (after the block, or before it with norm_first)."""
 
-    def __init__(
-        self,
-        d_model,
-        nhead,
-        dim_feedforward=2048,
-        dropout=0.1,
-        activation="relu",
-        layer_norm_eps=1e-5,
-        batch_first=False,
-        norm_first=False,
-        bias=True,
-        device=None,
-        dtype=None,
-    ):
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):  # fmt: skip
         super().__init__()
         kw = {"device": device, "dtype": dtype}
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw)

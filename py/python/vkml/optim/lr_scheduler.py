@@ -103,38 +103,17 @@ class OneCycleLR(LRScheduler):
     """torch's OneCycleLR: warm up to max_lr, then anneal (two phases, or three with `three_phase`), cycling the
     momentum (SGD's `momentum`, Adam's first beta) the other way when `cycle_momentum`, as torch does by default."""
 
-    def __init__(
-        self,
-        optimizer,
-        max_lr,
-        total_steps=None,
-        epochs=None,
-        steps_per_epoch=None,
-        pct_start=0.3,
-        anneal_strategy="cos",
-        cycle_momentum=True,
-        base_momentum=0.85,
-        max_momentum=0.95,
-        div_factor=25.0,
-        final_div_factor=1e4,
-        three_phase=False,
-        last_epoch=-1,
-    ):
+    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,
+                 anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85, max_momentum=0.95, div_factor=25.0,
+                 final_div_factor=1e4, three_phase=False, last_epoch=-1):  # fmt: skip
         if total_steps is not None and not isinstance(total_steps, int):
             raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
         if not isinstance(pct_start, float):
             raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
-        self._options = dict(
-            total_steps=total_steps,
-            epochs=epochs,
-            steps_per_epoch=steps_per_epoch,
-            pct_start=pct_start,
-            anneal_strategy=anneal_strategy,
-            cycle_momentum=cycle_momentum,
-            div_factor=div_factor,
-            final_div_factor=final_div_factor,
-            three_phase=three_phase,
-        )
+        self._options = dict(total_steps=total_steps, epochs=epochs, steps_per_epoch=steps_per_epoch,
+                             pct_start=pct_start, anneal_strategy=anneal_strategy, cycle_momentum=cycle_momentum,
+                             div_factor=div_factor, final_div_factor=final_div_factor,
+                             three_phase=three_phase)  # fmt: skip
         self.cycle_momentum = cycle_momentum
         groups = optimizer.param_groups
 

@@ -19,20 +19,8 @@ def _defaults(args, **changed):
 class SGD(Optimizer):
     _kind = "SGD"
 
-    def __init__(
-        self,
-        params,
-        lr=1e-3,
-        momentum=0,
-        dampening=0,
-        weight_decay=0,
-        nesterov=False,
-        *,
-        maximize=False,
-        foreach=None,
-        differentiable=False,
-        fused=None,
-    ):
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False,
+                 foreach=None, differentiable=False, fused=None):  # fmt: skip
         super().__init__(params, _defaults(locals()))
 
 
@@ -40,22 +28,9 @@ class Adam(Optimizer):
     _kind = "Adam"
     _decoupled = False
 
-    def __init__(
-        self,
-        params,
-        lr=1e-3,
-        betas=(0.9, 0.999),
-        eps=1e-8,
-        weight_decay=0,
-        amsgrad=False,
-        *,
-        foreach=None,
-        maximize=False,
-        capturable=False,
-        differentiable=False,
-        fused=None,
-        decoupled_weight_decay=False,
-    ):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):  # fmt: skip
         self._decoupled = self._decoupled or decoupled_weight_decay
         super().__init__(params, _defaults(locals(), betas=tuple(betas), decoupled_weight_decay=self._decoupled))
 
@@ -63,71 +38,22 @@ class Adam(Optimizer):
 class AdamW(Adam):
     _decoupled = True
 
-    def __init__(
-        self,
-        params,
-        lr=1e-3,
-        betas=(0.9, 0.999),
-        eps=1e-8,
-        weight_decay=1e-2,
-        amsgrad=False,
-        *,
-        maximize=False,
-        foreach=None,
-        capturable=False,
-        differentiable=False,
-        fused=None,
-    ):
-        super().__init__(
-            params,
-            lr,
-            betas,
-            eps,
-            weight_decay,
-            amsgrad,
-            maximize=maximize,
-            foreach=foreach,
-            capturable=capturable,
-            differentiable=differentiable,
-            fused=fused,
-        )
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):  # fmt: skip
+        super().__init__(**{k: v for k, v in locals().items() if k not in ("self", "__class__")})
 
 
 class RMSprop(Optimizer):
     _kind = "RMSprop"
 
-    def __init__(
-        self,
-        params,
-        lr=1e-2,
-        alpha=0.99,
-        eps=1e-8,
-        weight_decay=0,
-        momentum=0,
-        centered=False,
-        capturable=False,
-        foreach=None,
-        maximize=False,
-        differentiable=False,
-    ):
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):  # fmt: skip
         super().__init__(params, _defaults(locals()))
 
 
 class Adagrad(Optimizer):
     _kind = "Adagrad"
 
-    def __init__(
-        self,
-        params,
-        lr=1e-2,
-        lr_decay=0,
-        weight_decay=0,
-        initial_accumulator_value=0,
-        eps=1e-10,
-        foreach=None,
-        *,
-        maximize=False,
-        differentiable=False,
-        fused=None,
-    ):
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None):  # fmt: skip
         super().__init__(params, _defaults(locals()))
