@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 DTYPES = ("float32", "float16", "bfloat16", "float64", "int32", "int64", "bool")
 FLOATS = ("float32", "float16", "bfloat16", "float64")
 INTS = ("int32", "int64")
@@ -76,6 +78,17 @@ INT_OVERFLOW = {
     "cumsum",
     "cumprod",
 }
+
+
+def cells(ops, classes=CLASSES):
+    """pytest params (op, cls, dtype) of the matrix cells of `ops` that must have cases (no static reason)."""
+    return [
+        pytest.param(op, cls, dt, id=f"{op}-{cls}-{dt}")
+        for op in ops
+        for cls in classes
+        for dt in DTYPES
+        if static_reason(op, None, cls, dt) is None
+    ]
 
 
 def static_reason(op: str, kind: str | None, cls: str, dtype: str) -> str | None:

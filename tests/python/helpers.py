@@ -699,7 +699,7 @@ def words(fn: Callable) -> tuple[str, ...]:
 
 
 def case(op, shapes, fn, cls="contiguous", dtype=None, **kw):
-    """One check_op case for a `@pytest.mark.parametrize("c", [...])` table; run it with `c.run(device)`."""
+    """One check_op case for a table that `each` runs."""
     tag = (f"-{cls}" if cls != "contiguous" else "") + (f"-{'+'.join(as_tuple(dtype))}" if dtype else "")
     return pytest.param(Case(check_op, op, shapes, fn, (cls, dtype), kw), id=f"{op}{tag}:{_fn_text(fn)}")
 
@@ -708,6 +708,16 @@ def error(op, shapes, fn, exc, match=None, **kw):
     """One check_error case for a parametrize table."""
     names = "+".join(e.__name__ for e in (exc if isinstance(exc, tuple) else (exc,)))
     return pytest.param(Case(check_error, op, shapes, fn, (exc, match), kw), id=f"{op}-{names}:{_fn_text(fn)}")
+
+
+def each(cases):
+    """The test of a table of cases: one pytest item a case and device (`test_case = each(CASES)`)."""
+
+    @pytest.mark.parametrize("c", cases)
+    def test(c, device):
+        c.run(device)
+
+    return test
 
 
 def layout(t):

@@ -6,7 +6,7 @@ import pytest
 import torch
 import vkml
 from gradcheck import check_grad, grad_case
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 F = "nn.functional"
 
@@ -105,9 +105,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 ERRORS = [
@@ -124,9 +122,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 GRADS = {
@@ -165,9 +161,7 @@ GRAD_CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", GRAD_CASES)
-def test_grad_case(c, device):
-    c.run(device)
+test_grad_case = each(GRAD_CASES)
 
 
 MODULES = [

@@ -5,7 +5,7 @@ reading (with gradients) and writing, with torch's errors."""
 import numpy as np
 import pytest
 from gradcheck import check_grad
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 R = np.random.default_rng(11)
 I2 = R.integers(-4, 4, (2, 3))
@@ -54,9 +54,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 def cols(x, lib, dev):
@@ -88,9 +86,7 @@ SETS = [
 ]
 
 
-@pytest.mark.parametrize("c", SETS)
-def test_setitem(c, device):
-    c.run(device)
+test_setitem = each(SETS)
 
 
 ERRORS = [
@@ -104,9 +100,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 GRADS = {

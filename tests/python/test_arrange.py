@@ -3,8 +3,9 @@ dtype, with their gradients and errors."""
 
 import numpy as np
 import pytest
+from coverage_matrix import cells
 from gradcheck import check_grad
-from helpers import DTYPES, case, check_op, error, matrix, static_reason
+from helpers import case, check_op, each, error, matrix
 
 
 def _rows(cls):
@@ -21,16 +22,7 @@ BUILD = {
 }
 
 
-@pytest.mark.parametrize(
-    ("op", "cls", "dtype"),
-    [
-        pytest.param(op, cls, dt, id=f"{op}-{cls}-{dt}")
-        for op in BUILD
-        for cls in ("contiguous", "strided", "broadcast", "empty", "extreme", "mixed")
-        for dt in DTYPES
-        if static_reason(op, None, cls, dt) is None
-    ],
-)
+@pytest.mark.parametrize(("op", "cls", "dtype"), cells(BUILD))
 def test_creation_matrix(op, cls, dtype, device):
     check_op(op, [], BUILD[op](cls, dtype), device, cls, dtype)
 
@@ -98,9 +90,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 def one_hot3(x, lib):
@@ -120,9 +110,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 GRADS = {

@@ -7,7 +7,7 @@ import pytest
 import torch
 import vkml
 from gradcheck import check_grad
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 
 def F(lib):
@@ -56,9 +56,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 E, H = 8, 2
@@ -137,9 +135,7 @@ MHA_EXT_CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", MHA_CASES + MHA_EXT_CASES)
-def test_mha(c, device):
-    c.run(device)
+test_mha = each(MHA_CASES + MHA_EXT_CASES)
 
 
 ERRORS = [
@@ -153,9 +149,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from helpers import case, check_op, matrix
+from helpers import case, check_op, each, matrix
 
 BINARY = {
     "add": lambda a, b: a + b,
@@ -112,6 +112,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)

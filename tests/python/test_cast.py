@@ -8,7 +8,7 @@ well inside int32. int64 -> int32 of values outside int32 is implementation-defi
 import numpy as np
 import pytest
 from coverage_matrix import DTYPES, FLOATS, INTS
-from helpers import case, check_op, static_reason
+from helpers import case, check_op, each, static_reason
 
 CLASSES = ("contiguous", "strided", "broadcast", "empty", "extreme")
 PARAMS = [
@@ -81,9 +81,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 @pytest.mark.parametrize("chunk", range(16))

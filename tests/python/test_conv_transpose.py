@@ -6,7 +6,7 @@ import pytest
 import torch
 import vkml
 from gradcheck import check_grad
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 
 def F(lib):
@@ -42,9 +42,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 ERRORS = [
@@ -54,9 +52,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])

@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 import vkml
-from coverage_matrix import CLASSES, DTYPES, FLOATS, INTS
-from helpers import SPECIALS, case, check_op, check_random, make_inputs, static_reason, to_numpy
+from coverage_matrix import FLOATS, INTS, cells
+from helpers import SPECIALS, case, check_op, check_random, each, make_inputs, to_numpy
 
 MIXED_LIST = [[1, 2.5, True], [-3, 0.0, False]]  # Python ints, floats and bools in one nested list
 
@@ -81,22 +81,13 @@ LIKE = {
 }
 
 
-def _params(ops, classes=CLASSES):
-    return [
-        pytest.param(op, cls, dt, id=f"{op}-{cls}-{dt}")
-        for op in ops
-        for cls in classes
-        for dt in DTYPES
-        if static_reason(op, None, cls, dt) is None
-    ]
 
-
-@pytest.mark.parametrize(("op", "cls", "dtype"), _params(BUILD))
+@pytest.mark.parametrize(("op", "cls", "dtype"), cells(BUILD))
 def test_matrix(op, cls, dtype, device):
     check_op(op, [], BUILD[op](cls, dtype), device, cls, dtype)
 
 
-@pytest.mark.parametrize(("op", "cls", "dtype"), _params(LIKE))
+@pytest.mark.parametrize(("op", "cls", "dtype"), cells(LIKE))
 def test_like_matrix(op, cls, dtype, device):
     check_op(op, [(5, 7)], LIKE[op], device, cls, dtype)
 
@@ -156,9 +147,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 # --- random ---------------------------------------------------------------------------------------------------------
@@ -176,7 +165,7 @@ def _like_input(lib, cls, dt, dev):
     return x[::2, 1:].t() if cls == "strided" else x
 
 
-@pytest.mark.parametrize(("op", "cls", "dtype"), _params(RANDOM))
+@pytest.mark.parametrize(("op", "cls", "dtype"), cells(RANDOM))
 def test_random_matrix(op, cls, dtype, device):
     check_random(op, RANDOM[op](cls, dtype), device, cls, dtype)
 

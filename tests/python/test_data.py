@@ -77,18 +77,15 @@ def test_idx_reader(tmp_path):
     assert x.shape == (1, 28, 28) and y.item() == 7
     assert np.allclose(x.numpy()[0], imgs[1] / 255.0)
     bad = tmp_path / "bad"
-    bad.write_bytes(b"\1\2\3\4")
-    with pytest.raises(ValueError, match="magic"):
-        read_idx(str(bad))
-    bad.write_bytes(_idx((5,), 0x08, b"\0\0"))
-    with pytest.raises(ValueError, match="header says"):
-        read_idx(str(bad))
-    bad.write_bytes(b"\0\0\x08\x03\0\0")
-    with pytest.raises(ValueError, match="truncated"):
-        read_idx(str(bad))
-    bad.write_bytes(_idx((1,), 0x42, b"\0"))
-    with pytest.raises(ValueError, match="element type"):
-        read_idx(str(bad))
+    for data, match in [
+        (b"\1\2\3\4", "magic"),
+        (_idx((5,), 0x08, b"\0\0"), "header says"),
+        (b"\0\0\x08\x03\0\0", "truncated"),
+        (_idx((1,), 0x42, b"\0"), "element type"),
+    ]:
+        bad.write_bytes(data)
+        with pytest.raises(ValueError, match=match):
+            read_idx(str(bad))
     with pytest.raises(FileNotFoundError, match="t10k-images"):
         mnist(str(tmp_path), train=False)
 

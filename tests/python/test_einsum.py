@@ -4,7 +4,7 @@ broadcasting), forward and backward, with torch's errors."""
 
 import pytest
 from gradcheck import check_grad
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 OPS = {"einsum": lambda a, b, lib: lib.einsum("ij,jk->ik", a, b.t())}
 
@@ -46,9 +46,7 @@ def by(eq):
 CASES = [case("einsum", shapes, by(eq)) for eq, shapes in PATTERNS]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 ERRORS = [
@@ -60,9 +58,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])

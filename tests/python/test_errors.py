@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import vkml
-from helpers import DEVICES, check_unsupported, error, shapes_re
+from helpers import DEVICES, check_unsupported, each, error, shapes_re
 
 VULKAN = [d for d in DEVICES if d != "cpu"]
 
@@ -64,9 +64,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_error(c, device):
-    c.run(device)
+test_error = each(CASES)
 
 
 @pytest.mark.parametrize("op", ["add", "exp", "sum", "matmul", "to"])

@@ -4,7 +4,7 @@ every device, input class and dtype, with their gradients and torch's errors for
 import numpy as np
 import pytest
 from gradcheck import check_grad
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 RNG = np.random.default_rng(7)
 # Index tables for an input of 5 rows (fewer when the input is empty) and 7 columns.
@@ -93,9 +93,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 ERRORS = [
@@ -186,9 +184,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 GRADS = {

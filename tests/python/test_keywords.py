@@ -4,7 +4,7 @@ signatures use, e.g. `x.permute(dims=...)`), so a renamed or missing parameter f
 import pytest
 import torch
 import vkml
-from helpers import case, error
+from helpers import case, each, error
 
 CASES = [
     case("reshape", [(2, 3, 4)], lambda x: x.reshape(shape=(4, 6))),
@@ -165,11 +165,7 @@ def test_randint_and_result_type_keywords():
     assert vkml.result_type(scalar1=1, scalar2=2) == vkml.int64
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 import vkml
-from helpers import case, check_op, matrix, to_numpy
+from helpers import case, check_op, each, matrix, to_numpy
 
 COUNTERS = ("nodes", "realizations", "submissions", "dispatches", "bytes_uploaded", "bytes_downloaded", "pool_hits")
 
@@ -258,6 +258,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_inplace_case(c, device):
-    c.run(device)
+test_inplace_case = each(CASES)

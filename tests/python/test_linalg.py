@@ -4,7 +4,7 @@ and dtype, forward and backward, with their shape and dtype errors."""
 import numpy as np
 import pytest
 from gradcheck import check_grad
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 OPS = {
     "mm": (lambda a, b, lib: lib.mm(a, b), [(6, 9), (9, 5)], {"empty": [(0, 9), (9, 5)]}),
@@ -59,9 +59,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 ERRORS = [
@@ -78,9 +76,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 GRADS = {

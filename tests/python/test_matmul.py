@@ -1,7 +1,7 @@
 """matmul and @ against torch: 2-D, batched, broadcast batch, vectors, transposed views, odd sizes, empty, dtypes."""
 
 import pytest
-from helpers import case, check_op, matrix
+from helpers import case, check_op, each, matrix
 
 MATMUL = lambda a, b: a @ b  # noqa: E731 - the one lambda of the matrix
 # Shapes per input class: strided and extreme reuse the plain shapes (the class makes the views or the values).
@@ -58,6 +58,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)

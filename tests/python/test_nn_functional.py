@@ -3,7 +3,7 @@ and dtype, with their keyword arguments and errors."""
 
 import numpy as np
 import pytest
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 T6 = [0, 4, 2, 2, 1, 3]  # class targets for 6 samples of 5 classes
 
@@ -105,9 +105,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_cases(c, device):
-    c.run(device)
+test_cases = each(CASES)
 
 
 ERRORS = [

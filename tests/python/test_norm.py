@@ -4,7 +4,7 @@ dtype: orders 2 ('fro'), 1, inf, -inf and 0 over one, several or all dims, forwa
 import numpy as np
 import pytest
 from gradcheck import check_grad
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 OPS = {"norm": lambda x: x.norm(dim=1)}
 
@@ -36,9 +36,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 ERRORS = [
@@ -47,9 +45,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 GRADS = {

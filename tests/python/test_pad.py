@@ -3,7 +3,7 @@ and circular over 1, 2 and 3 dims, with gradients and torch's errors."""
 
 import pytest
 from gradcheck import check_grad
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 
 def F(lib):
@@ -35,9 +35,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 ERRORS = [
@@ -51,9 +49,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 GRADS = {

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import vkml
 from gradcheck import check_grad, grad_case
-from helpers import as_tuple, case, check_op, error, matrix
+from helpers import as_tuple, case, check_op, each, error, matrix
 
 BINARY = {
     "fmod": lambda a, b: a.fmod(b),
@@ -98,9 +98,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 ERRORS = [
@@ -114,9 +112,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 @pytest.mark.parametrize("op", DIVISIONS)
@@ -168,6 +164,4 @@ GRAD_CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", GRAD_CASES)
-def test_grad_case(c, device):
-    c.run(device)
+test_grad_case = each(GRAD_CASES)

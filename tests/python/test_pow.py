@@ -6,7 +6,7 @@ torch's errors."""
 import numpy as np
 import pytest
 from gradcheck import check_grad, grad_case
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 
 def POW(a, b):
@@ -60,9 +60,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 ERRORS = [
@@ -72,9 +70,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
@@ -91,7 +87,5 @@ GRAD_CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", GRAD_CASES)
-def test_grad_case(c, device):
-    c.run(device)
+test_grad_case = each(GRAD_CASES)
 

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 import vkml
-from helpers import check_random, error, static_reason, to_numpy
+from coverage_matrix import cells
+from helpers import check_random, each, error, to_numpy
 
 DTYPES = ("float32", "float16", "bfloat16", "float64", "int32", "int64", "bool")
 CLASSES = ("contiguous", "strided", "broadcast", "empty", "extreme", "mixed")
@@ -37,17 +38,8 @@ RANDOM = {
 }
 
 
-def _params():
-    return [
-        pytest.param(op, cls, dt, id=f"{op}-{cls}-{dt}")
-        for op in RANDOM
-        for cls in CLASSES
-        for dt in DTYPES
-        if static_reason(op, None, cls, dt) is None
-    ]
 
-
-@pytest.mark.parametrize(("op", "cls", "dtype"), _params())
+@pytest.mark.parametrize(("op", "cls", "dtype"), cells(RANDOM))
 def test_random_matrix(op, cls, dtype, device):
     check_random(op, RANDOM[op](cls, dtype), device, cls, dtype)
 
@@ -151,6 +143,4 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("c", ERRORS)
-def test_error(c, device):
-    c.run(device)
+test_error = each(ERRORS)

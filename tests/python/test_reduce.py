@@ -3,7 +3,7 @@ empty inputs, input classes and dtypes."""
 
 import numpy as np
 import pytest
-from helpers import case, check_op, error, matrix
+from helpers import case, check_op, each, error, matrix
 
 REDUCE = {
     "sum": lambda x: x.sum(dim=1),
@@ -102,6 +102,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import vkml
-from helpers import case, check_op, matrix
+from helpers import case, check_op, each, matrix
 
 # Every unary primitive of the op table (one row each in vkml_ops, which also says where its ordinary inputs lie),
 # then the unary composites.
@@ -138,6 +138,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)

@@ -5,7 +5,7 @@
 """
 
 import pytest
-from helpers import case, check_op, error, layout, layout_loose, matrix
+from helpers import case, check_op, each, error, layout, layout_loose, matrix
 
 VIEWS = {
     "reshape": lambda x: layout_loose(x.reshape(x.shape[1], -1)),
@@ -141,9 +141,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)
 
 
 def test_views_share_data(device):

@@ -1,7 +1,7 @@
 """vkml.where(cond, a, b) against torch: classes, dtypes, broadcasting, scalars and promotion of a and b."""
 
 import pytest
-from helpers import as_tuple, case, check_op, matrix
+from helpers import as_tuple, case, check_op, each, matrix
 
 WHERE = lambda c, a, b, lib: lib.where(c, a, b)  # noqa: E731 - the one lambda of the matrix
 
@@ -31,6 +31,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES)
-def test_case(c, device):
-    c.run(device)
+test_case = each(CASES)

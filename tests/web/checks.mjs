@@ -287,6 +287,16 @@ export async function moduleCases(vkml, m, device) {
   return null;
 }
 
+/** What `f` throws or rejects with, or null. */
+async function caught(f) {
+  try {
+    await f();
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
 /** Indexing stays synchronous: an index computed on the device is checked at the next read, which throws torch's
  * RangeError once; an index from a JavaScript array is checked at once. */
 export async function deferredCase(vkml, device) {
@@ -294,32 +304,18 @@ export async function deferredCase(vkml, device) {
   const idx = vkml.arange(0, 2, 1, { dtype: "int64", device }).mul(3); // [0, 3], computed on the device
   const y = x.gather(0, idx);
   if (!(y instanceof vkml.Tensor)) return "gather did not return a Tensor at once";
-  let err = null;
-  try {
-    await y.data();
-  } catch (e) {
-    err = e;
-  }
+  const err = await caught(() => y.data());
   if (!(err instanceof RangeError) || !/index 3 is out of bounds for dimension 0 with size 3/.test(err.message)) {
     return `the deferred index fault: ${err?.constructor?.name}: ${err?.message}`;
   }
   if ((await numbers(x)).join() !== "1,2,3") return "the fault was raised twice";
-  try {
-    x.index_select(0, vkml.tensor(BigInt64Array.from([5n]), { device }));
-    return "a host index out of range was not refused at once";
-  } catch (e) {
-    if (!(e instanceof RangeError)) return `host index: ${e?.constructor?.name}: ${e?.message}`;
-  }
+  const host = await caught(() => x.index_select(0, vkml.tensor(BigInt64Array.from([5n]), { device })));
+  if (!(host instanceof RangeError)) return `a host index out of range: ${host?.constructor?.name}: ${host?.message}`;
   const ok = x.index_select(0, vkml.arange(0, 3, 1, { dtype: "int64", device }).flip([0]));
   if ((await numbers(ok)).join() !== "3,2,1") return "a device index in range gave the wrong rows";
   const hot = vkml.nn.functional.one_hot(idx, 3);
   if (!(hot instanceof vkml.Tensor)) return "one_hot with a class count is not synchronous";
-  let hotErr = null;
-  try {
-    await hot.data();
-  } catch (e) {
-    hotErr = e;
-  }
+  const hotErr = await caught(() => hot.data());
   if (!/Class values must be smaller than num_classes/.test(hotErr?.message)) return `one_hot: ${hotErr?.message}`;
   const emb = new vkml.nn.Embedding(4, 2, { device });
   const rows = emb.forward(vkml.tensor(BigInt64Array.from([0n, 3n]), { device }));
