@@ -22,6 +22,8 @@ import pytest
 import torch
 import vkml
 from coverage_matrix import CLASSES, DTYPES, FLOATS, INTS, REG, device_matches, static_reason  # noqa: F401
+from lambdas import fn_text as _fn_text
+from lambdas import words
 from measured import record as _record
 
 DEVICES: list[str] = []  # filled once per session by conftest.pytest_configure
@@ -664,38 +666,6 @@ class Case:
 
     def run(self, device: str) -> None:
         self.check(self.op, self.shapes, self.fn, device, *self.args, **self.kwargs)
-
-
-def _fn_text(fn: Callable) -> str:
-    """The body of a lambda as written (for test ids), else the function's name."""
-    try:
-        src = inspect.getsource(fn)
-    except (OSError, TypeError):
-        return getattr(fn, "__name__", "fn")
-    start = src.find("lambda")
-    if fn.__name__ != "<lambda>" or start < 0:
-        return fn.__name__
-    body, depth, quote = [], 0, None
-    for ch in src[src.index(":", start) + 1 :]:
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif (ch in ",\n" and depth == 0) or ch == "#":
-            break
-        body.append(ch)
-    return " ".join("".join(body).split())[:70]
-
-
-def words(fn: Callable) -> tuple[str, ...]:
-    """The identifiers a lambda spells (the names a user would recognise in an error message)."""
-    return tuple(set(re.findall(r"[A-Za-z_]\w*", _fn_text(fn))))
 
 
 def case(op, shapes, fn, cls="contiguous", dtype=None, **kw):
