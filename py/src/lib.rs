@@ -148,9 +148,10 @@ fn from_numpy(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     Ok(Tensor(from_data(py, array, None, None)?))
 }
 
-/// The creators of a shape (`*size`) with a float32 default: each `make` builds the tensor.
+/// The creators of a shape (`*size`) with a float32 default (`vkml_core::sized_creators!` lists them).
 macro_rules! sized {
-    ($($name:ident => $make:expr),* $(,)?) => {$(
+    ($($(#[doc = $doc:literal])* $name:ident => $make:path;)*) => {$(
+        $(#[doc = $doc])*
         #[pyfunction]
         #[pyo3(signature = (*size, dtype = None, device = None))]
         fn $name(
@@ -165,12 +166,7 @@ macro_rules! sized {
     )*};
 }
 
-sized! {
-    zeros => |s, dt, dev| Core::full(s, Scalar::Int(0), dt, dev),
-    ones => |s, dt, dev| Core::full(s, Scalar::Int(1), dt, dev),
-    rand => Core::rand,
-    randn => Core::randn,
-}
+vkml_core::sized_creators!(sized);
 
 #[pyfunction]
 #[pyo3(signature = (size, fill_value, dtype = None, device = None))]

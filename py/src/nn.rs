@@ -130,24 +130,6 @@ fn conv_padding(
 }
 
 #[pyfunction]
-#[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, dilation = None, groups = 1))]
-#[allow(clippy::too_many_arguments)]
-pub fn conv2d(
-    input: PyRef<'_, Tensor>,
-    weight: PyRef<'_, Tensor>,
-    bias: Option<PyRef<'_, Tensor>>,
-    stride: Option<&Bound<'_, PyAny>>,
-    padding: Option<&Bound<'_, PyAny>>,
-    dilation: Option<&Bound<'_, PyAny>>,
-    groups: usize,
-) -> PyResult<Tensor> {
-    let pad = conv_padding(padding, |p| pair(p, "padding"))?;
-    let (s, d) = (pair_or(stride, "stride", [1, 1])?, pair_or(dilation, "dilation", [1, 1])?);
-    let b = bias.as_ref().map(|b| &b.0);
-    Ok(Tensor(conv::conv2d(&input.0, &weight.0, b, s, pad, d, groups).py()?))
-}
-
-#[pyfunction]
 #[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, output_padding = None, groups = 1, dilation = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn conv_transpose2d(
@@ -166,24 +148,38 @@ pub fn conv_transpose2d(
     Ok(Tensor(vkml_core::nn::conv_transpose::conv_transpose2d(&input.0, &weight.0, b, s, p, op, groups, d).py()?))
 }
 
-#[pyfunction]
-#[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, dilation = None, groups = 1))]
-#[allow(clippy::too_many_arguments)]
-pub fn conv1d(
-    input: PyRef<'_, Tensor>,
-    weight: PyRef<'_, Tensor>,
-    bias: Option<PyRef<'_, Tensor>>,
-    stride: Option<&Bound<'_, PyAny>>,
-    padding: Option<&Bound<'_, PyAny>>,
-    dilation: Option<&Bound<'_, PyAny>>,
-    groups: usize,
-) -> PyResult<Tensor> {
-    let pad = conv_padding(padding, |p| Ok([0, single(p, "padding")?]))?;
-    let one = |ob: Option<&Bound<'_, PyAny>>, name| ob.filter(|o| !o.is_none()).map(|o| single(o, name)).transpose();
-    let (s, d) = (one(stride, "stride")?.unwrap_or(1), one(dilation, "dilation")?.unwrap_or(1));
-    let b = bias.as_ref().map(|b| &b.0);
-    Ok(Tensor(conv::conv1d(&input.0, &weight.0, b, s, pad, d, groups).py()?))
+/// An argument read as a 2-d (`pair_or`, default 1) or 1-d (`single`, default 1) convolution takes it.
+fn pair_arg(ob: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<[usize; 2]> {
+    pair_or(ob, name, [1, 1])
 }
+
+fn single_arg(ob: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<usize> {
+    ob.filter(|o| !o.is_none()).map_or(Ok(1), |o| single(o, name))
+}
+
+/// conv1d and conv2d with torch's signature: `$arg` reads stride and dilation, `$pad` explicit padding.
+macro_rules! conv {
+    ($name:ident, $conv:path, $arg:ident, $pad:expr) => {
+        #[pyfunction]
+        #[pyo3(signature = (input, weight, bias = None, stride = None, padding = None, dilation = None, groups = 1))]
+        pub fn $name(
+            input: PyRef<'_, Tensor>,
+            weight: PyRef<'_, Tensor>,
+            bias: Option<PyRef<'_, Tensor>>,
+            stride: Option<&Bound<'_, PyAny>>,
+            padding: Option<&Bound<'_, PyAny>>,
+            dilation: Option<&Bound<'_, PyAny>>,
+            groups: usize,
+        ) -> PyResult<Tensor> {
+            let pad = conv_padding(padding, $pad)?;
+            let (s, d) = ($arg(stride, "stride")?, $arg(dilation, "dilation")?);
+            let b = bias.as_ref().map(|b| &b.0);
+            Ok(Tensor($conv(&input.0, &weight.0, b, s, pad, d, groups).py()?))
+        }
+    };
+}
+conv!(conv2d, conv::conv2d, pair_arg, |p| pair(p, "padding"));
+conv!(conv1d, conv::conv1d, single_arg, |p| Ok([0, single(p, "padding")?]));
 
 #[pyfunction]
 #[pyo3(signature = (input, kernel_size, stride = None, padding = None, dilation = None, ceil_mode = false,

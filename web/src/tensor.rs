@@ -60,31 +60,21 @@ fn filled(
     Ok(Tensor::wrap(t))
 }
 
-#[wasm_bindgen]
-pub fn zeros(shape: JsValue, options: JsValue) -> JsResult<Tensor> {
-    filled(shape, &options, Core::zeros)
+/// The creators of a shape (`vkml_core::sized_creators!` lists them): `(shape, {dtype, device, requires_grad})`.
+macro_rules! sized {
+    ($($(#[doc = $doc:literal])* $name:ident => $make:path;)*) => {$(
+        $(#[doc = $doc])*
+        #[wasm_bindgen]
+        pub fn $name(shape: JsValue, options: JsValue) -> JsResult<Tensor> {
+            filled(shape, &options, $make)
+        }
+    )*};
 }
-
-#[wasm_bindgen]
-pub fn ones(shape: JsValue, options: JsValue) -> JsResult<Tensor> {
-    filled(shape, &options, Core::ones)
-}
+vkml_core::sized_creators!(sized);
 
 #[wasm_bindgen]
 pub fn full(shape: JsValue, value: f64, options: JsValue) -> JsResult<Tensor> {
     filled(shape, &options, |s, d, dev| Core::full(s, Scalar::Float(value), d, dev))
-}
-
-/// Uniform on [0, 1) (Philox, the same bits as Python for the same seed).
-#[wasm_bindgen]
-pub fn rand(shape: JsValue, options: JsValue) -> JsResult<Tensor> {
-    filled(shape, &options, Core::rand)
-}
-
-/// Standard normal (Philox with Box–Muller, as Python).
-#[wasm_bindgen]
-pub fn randn(shape: JsValue, options: JsValue) -> JsResult<Tensor> {
-    filled(shape, &options, Core::randn)
 }
 
 /// `arange(start, end, step, {dtype, device})`: float32 unless `dtype` says otherwise.

@@ -85,26 +85,21 @@ impl Tensor {
 
     /// |x| = inf; integers are never infinite.
     pub fn isinf(&self) -> Result<Tensor> {
-        if !self.dtype().is_float() {
-            return Tensor::full(self.shape(), Scalar::Bool(false), DType::Bool, self.device());
-        }
-        binary(
-            &Operand::Tensor(self.unary(UnaryOp::Abs)?),
-            &Operand::Scalar(Scalar::Float(f64::INFINITY)),
-            BinaryOp::Eq,
-        )
+        self.abs_vs_inf(BinaryOp::Eq, false)
     }
 
     /// |x| < inf (false for NaN); integers are always finite.
     pub fn isfinite(&self) -> Result<Tensor> {
+        self.abs_vs_inf(BinaryOp::Lt, true)
+    }
+
+    /// |x| `op` inf, or `ints` everywhere for an integer tensor.
+    fn abs_vs_inf(&self, op: BinaryOp, ints: bool) -> Result<Tensor> {
         if !self.dtype().is_float() {
-            return Tensor::full(self.shape(), Scalar::Bool(true), DType::Bool, self.device());
+            return Tensor::full(self.shape(), Scalar::Bool(ints), DType::Bool, self.device());
         }
-        binary(
-            &Operand::Tensor(self.unary(UnaryOp::Abs)?),
-            &Operand::Scalar(Scalar::Float(f64::INFINITY)),
-            BinaryOp::Lt,
-        )
+        let inf = Operand::Scalar(Scalar::Float(f64::INFINITY));
+        binary(&Operand::Tensor(self.unary(UnaryOp::Abs)?), &inf, op)
     }
 
     /// `nan_to_num(nan, posinf, neginf)`: the infinities default to the dtype's largest finite values; integer

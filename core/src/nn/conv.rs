@@ -36,6 +36,19 @@ fn check_pos(name: &str, v: [usize; 2]) -> Result<()> {
     Ok(())
 }
 
+/// A pool's checks, with torch's messages: a 4-d input, positive kernel and stride, padding at most half the kernel.
+fn check_pool(name: &str, x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [usize; 2]) -> Result<()> {
+    require_4d(name, x)?;
+    check_pos("kernel_size", kernel)?;
+    check_pos("stride", stride)?;
+    if padding[0] * 2 > kernel[0] || padding[1] * 2 > kernel[1] {
+        return Err(Error::Runtime(format!(
+            "pad should be at most half of effective kernel size, but got pad={padding:?}, kernel_size={kernel:?}"
+        )));
+    }
+    Ok(())
+}
+
 /// `x` (N, C, H, W) with `pads` = [(top, bottom), (left, right)] filled with `value`.
 fn pad2d(x: &Tensor, pads: [(usize, usize); 2], value: Scalar) -> Result<Tensor> {
     if pads.iter().all(|&(a, b)| a == 0 && b == 0) {
@@ -234,15 +247,8 @@ pub fn max_pool2d(
     ceil_mode: bool,
     return_indices: bool,
 ) -> Result<(Tensor, Option<Tensor>)> {
-    require_4d("max_pool2d", x)?;
-    check_pos("kernel_size", kernel)?;
-    check_pos("stride", stride)?;
+    check_pool("max_pool2d", x, kernel, stride, padding)?;
     check_pos("dilation", dilation)?;
-    if padding[0] * 2 > kernel[0] || padding[1] * 2 > kernel[1] {
-        return Err(Error::Runtime(format!(
-            "pad should be at most half of effective kernel size, but got pad={padding:?}, kernel_size={kernel:?}"
-        )));
-    }
     if !x.dtype().is_float() && x.dtype() != DType::I64 && x.dtype() != DType::I32 {
         return Err(Error::Unsupported(format!("\"max_pool2d\" not implemented for '{}'", x.dtype().name())));
     }
@@ -307,14 +313,7 @@ pub fn max_pool2d(
 /// `avg_pool2d(x, kernel, stride, padding, ceil_mode=False, count_include_pad=True)`: the mean of each window,
 /// zero padding counted, as torch's defaults.
 pub fn avg_pool2d(x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [usize; 2]) -> Result<Tensor> {
-    require_4d("avg_pool2d", x)?;
-    check_pos("kernel_size", kernel)?;
-    check_pos("stride", stride)?;
-    if padding[0] * 2 > kernel[0] || padding[1] * 2 > kernel[1] {
-        return Err(Error::Runtime(format!(
-            "pad should be at most half of effective kernel size, but got pad={padding:?}, kernel_size={kernel:?}"
-        )));
-    }
+    check_pool("avg_pool2d", x, kernel, stride, padding)?;
     crate::tensor::check::declared("avg_pool2d", x)?;
     // torch averages int64 windows too, dividing the sum by the window's size with C's truncating division.
     let int64 = x.dtype() == DType::I64;

@@ -45,3 +45,22 @@ macro_rules! described_functions {
         }
     };
 }
+
+/// The creators of a shape, float32 unless told otherwise: `sized_creators!(cb)` expands
+/// `cb! { $(#[doc = ..] name => constructor;)* }`; Python takes `*size, dtype=, device=`, JavaScript
+/// `(shape, {dtype, device, requires_grad})`.
+#[macro_export]
+macro_rules! sized_creators {
+    ($callback:ident) => {
+        $callback! {
+            /// Zeros.
+            zeros => $crate::api::Tensor::zeros;
+            /// Ones.
+            ones => $crate::api::Tensor::ones;
+            /// Uniform on [0, 1) (Philox: the same bits on every device and front end for a seed).
+            rand => $crate::api::Tensor::rand;
+            /// Standard normal (Philox with Box–Muller, as `rand`).
+            randn => $crate::api::Tensor::randn;
+        }
+    };
+}

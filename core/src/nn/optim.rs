@@ -73,12 +73,34 @@ impl State {
 }
 
 /// Write the new values and realize them together (one submission per device).
-fn commit(writes: Vec<(Tensor, Tensor)>) -> Result<()> {
+fn commit(writes: Writes) -> Result<()> {
     for (dst, v) in &writes {
         dst.assign(v)?;
     }
     let dsts: Vec<&Tensor> = writes.iter().map(|(d, _)| d).collect();
     realize(&dsts)
+}
+
+/// Write (destination, new value) pairs.
+type Writes = Vec<(Tensor, Tensor)>;
+
+/// The loop every rule shares: under no_grad, each parameter that has a gradient (negated with `maximize`, plus
+/// `l2`·p) goes to `update` with its state; `update` pushes the new values, which are written together.
+fn each_param(
+    params: &[Tensor],
+    states: &mut [State],
+    (maximize, l2): (bool, f64),
+    mut update: impl FnMut(&Tensor, Tensor, &mut State, &mut Writes) -> Result<()>,
+) -> Result<()> {
+    no_grad(|| {
+        let mut writes = Vec::new();
+        for (p, st) in params.iter().zip(states.iter_mut()) {
+            if let Some(g) = effective_grad(p, maximize, l2)? {
+                update(p, g, st, &mut writes)?;
+            }
+        }
+        commit(writes)
+    })
 }
 
 /// Hyper-parameters of SGD.
@@ -94,28 +116,24 @@ pub struct Sgd {
 
 /// One SGD step for `params`; the momentum buffer is made on the first step that has a gradient.
 pub fn sgd_step(h: &Sgd, params: &[Tensor], states: &mut [State]) -> Result<()> {
-    no_grad(|| {
-        let mut writes = Vec::new();
-        for (p, st) in params.iter().zip(states.iter_mut()) {
-            let Some(d) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
-            if h.momentum != 0.0 {
-                // torch: b = momentum·b + (1 − dampening)·d (d itself on the first step), then d = d + momentum·b
-                // (nesterov) or b.
-                let b = match st.get("momentum_buffer") {
-                    None => st.slot("momentum_buffer", || d.copy())?,
-                    Some(old) => {
-                        let b = eval(&x(0).scale(h.momentum).add(x(1).scale(1.0 - h.dampening)), &[old, &d])?;
-                        writes.push((old.clone(), b.clone()));
-                        b
-                    }
-                };
-                let dir = if h.nesterov { x(1).add(x(2).scale(h.momentum)) } else { x(2) };
-                writes.push((p.clone(), eval(&x(0).add(dir.scale(-h.lr)), &[p, &d, &b])?));
-                continue;
-            }
+    each_param(params, states, (h.maximize, h.weight_decay), |p, d, st, writes| {
+        if h.momentum == 0.0 {
             writes.push((p.clone(), eval(&x(0).add(x(1).scale(-h.lr)), &[p, &d])?));
+            return Ok(());
         }
-        commit(writes)
+        // torch: b = momentum·b + (1 − dampening)·d (d itself on the first step), then d = d + momentum·b
+        // (nesterov) or b.
+        let b = match st.get("momentum_buffer") {
+            None => st.slot("momentum_buffer", || d.copy())?,
+            Some(old) => {
+                let b = eval(&x(0).scale(h.momentum).add(x(1).scale(1.0 - h.dampening)), &[old, &d])?;
+                writes.push((old.clone(), b.clone()));
+                b
+            }
+        };
+        let dir = if h.nesterov { x(1).add(x(2).scale(h.momentum)) } else { x(2) };
+        writes.push((p.clone(), eval(&x(0).add(dir.scale(-h.lr)), &[p, &d, &b])?));
+        Ok(())
     })
 }
 
@@ -134,40 +152,34 @@ pub struct Adam {
 
 /// One Adam/AdamW step, in torch's single-tensor order of operations.
 pub fn adam_step(h: &Adam, params: &[Tensor], states: &mut [State]) -> Result<()> {
-    no_grad(|| {
-        let mut writes = Vec::new();
-        for (p, st) in params.iter().zip(states.iter_mut()) {
-            let l2 = if h.decoupled { 0.0 } else { h.weight_decay };
-            let Some(g) = effective_grad(p, h.maximize, l2)? else { continue };
-            // AdamW's decay scales the parameter first: p·(1 − lr·wd).
-            let p_dec =
-                if h.decoupled && h.weight_decay != 0.0 { x(0).scale(1.0 - h.lr * h.weight_decay) } else { x(0) };
-            st.step += 1;
-            let m = st.zeros("exp_avg", p)?;
-            let v = st.zeros("exp_avg_sq", p)?;
-            // m.lerp_(g, 1 − β1): m + w·(g − m) for w < 0.5, as torch computes it; v·β2 + (1 − β2)·g².
-            let m_new = eval(&x(0).add(x(1).sub(x(0)).scale(1.0 - h.beta1)), &[&m, &g])?;
-            let v_new = eval(&x(0).scale(h.beta2).add(x(1).mul(x(1)).scale(1.0 - h.beta2)), &[&v, &g])?;
-            let step = st.step as f64;
-            let bc1 = 1.0 - h.beta1.powf(step);
-            let bc2_sqrt = (1.0 - h.beta2.powf(step)).sqrt();
-            let step_size = h.lr / bc1;
-            let second = if h.amsgrad {
-                let vmax = st.zeros("max_exp_avg_sq", p)?;
-                let vmax_new = eval(&x(0).maximum(x(1)), &[&vmax, &v_new])?;
-                writes.push((vmax, vmax_new.clone()));
-                vmax_new
-            } else {
-                v_new.clone()
-            };
-            // p − step_size · m / (√second / √bc2 + eps).
-            let denom = x(2).sqrt().div(c(bc2_sqrt)).add(c(h.eps));
-            let p_new = eval(&p_dec.add(x(1).div(denom).scale(-step_size)), &[p, &m_new, &second])?;
-            writes.push((m, m_new));
-            writes.push((v, v_new));
-            writes.push((p.clone(), p_new));
-        }
-        commit(writes)
+    each_param(params, states, (h.maximize, if h.decoupled { 0.0 } else { h.weight_decay }), |p, g, st, writes| {
+        // AdamW's decay scales the parameter first: p·(1 − lr·wd).
+        let p_dec = if h.decoupled && h.weight_decay != 0.0 { x(0).scale(1.0 - h.lr * h.weight_decay) } else { x(0) };
+        st.step += 1;
+        let m = st.zeros("exp_avg", p)?;
+        let v = st.zeros("exp_avg_sq", p)?;
+        // m.lerp_(g, 1 − β1): m + w·(g − m) for w < 0.5, as torch computes it; v·β2 + (1 − β2)·g².
+        let m_new = eval(&x(0).add(x(1).sub(x(0)).scale(1.0 - h.beta1)), &[&m, &g])?;
+        let v_new = eval(&x(0).scale(h.beta2).add(x(1).mul(x(1)).scale(1.0 - h.beta2)), &[&v, &g])?;
+        let step = st.step as f64;
+        let bc1 = 1.0 - h.beta1.powf(step);
+        let bc2_sqrt = (1.0 - h.beta2.powf(step)).sqrt();
+        let step_size = h.lr / bc1;
+        let second = if h.amsgrad {
+            let vmax = st.zeros("max_exp_avg_sq", p)?;
+            let vmax_new = eval(&x(0).maximum(x(1)), &[&vmax, &v_new])?;
+            writes.push((vmax, vmax_new.clone()));
+            vmax_new
+        } else {
+            v_new.clone()
+        };
+        // p − step_size · m / (√second / √bc2 + eps).
+        let denom = x(2).sqrt().div(c(bc2_sqrt)).add(c(h.eps));
+        let p_new = eval(&p_dec.add(x(1).div(denom).scale(-step_size)), &[p, &m_new, &second])?;
+        writes.push((m, m_new));
+        writes.push((v, v_new));
+        writes.push((p.clone(), p_new));
+        Ok(())
     })
 }
 
@@ -185,34 +197,30 @@ pub struct RmsProp {
 
 /// One RMSprop step, in torch's single-tensor order of operations.
 pub fn rmsprop_step(h: &RmsProp, params: &[Tensor], states: &mut [State]) -> Result<()> {
-    no_grad(|| {
-        let mut writes = Vec::new();
-        for (p, st) in params.iter().zip(states.iter_mut()) {
-            let Some(g) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
-            st.step += 1;
-            let sq = st.zeros("square_avg", p)?;
-            let sq_new = eval(&x(0).scale(h.alpha).add(x(1).mul(x(1)).scale(1.0 - h.alpha)), &[&sq, &g])?;
-            // The divisor √(E[g²] − E[g]²) + eps (centered) or √E[g²] + eps, as input 2 of the programs below.
-            let (avg_in, avg) = if h.centered {
-                let ga = st.zeros("grad_avg", p)?;
-                let ga_new = eval(&x(0).add(x(1).sub(x(0)).scale(1.0 - h.alpha)), &[&ga, &g])?;
-                let avg = eval(&x(0).sub(x(1).mul(x(1))).sqrt().add(c(h.eps)), &[&sq_new, &ga_new])?;
-                writes.push((ga, ga_new));
-                (avg, x(2))
-            } else {
-                (sq_new.clone(), x(2).sqrt().add(c(h.eps)))
-            };
-            writes.push((sq, sq_new));
-            if h.momentum > 0.0 {
-                let buf = st.zeros("momentum_buffer", p)?;
-                let buf_new = eval(&x(0).scale(h.momentum).add(x(1).div(avg)), &[&buf, &g, &avg_in])?;
-                writes.push((p.clone(), eval(&x(0).add(x(1).scale(-h.lr)), &[p, &buf_new])?));
-                writes.push((buf, buf_new));
-            } else {
-                writes.push((p.clone(), eval(&x(0).add(x(1).div(avg).scale(-h.lr)), &[p, &g, &avg_in])?));
-            }
+    each_param(params, states, (h.maximize, h.weight_decay), |p, g, st, writes| {
+        st.step += 1;
+        let sq = st.zeros("square_avg", p)?;
+        let sq_new = eval(&x(0).scale(h.alpha).add(x(1).mul(x(1)).scale(1.0 - h.alpha)), &[&sq, &g])?;
+        // The divisor √(E[g²] − E[g]²) + eps (centered) or √E[g²] + eps, as input 2 of the programs below.
+        let (avg_in, avg) = if h.centered {
+            let ga = st.zeros("grad_avg", p)?;
+            let ga_new = eval(&x(0).add(x(1).sub(x(0)).scale(1.0 - h.alpha)), &[&ga, &g])?;
+            let avg = eval(&x(0).sub(x(1).mul(x(1))).sqrt().add(c(h.eps)), &[&sq_new, &ga_new])?;
+            writes.push((ga, ga_new));
+            (avg, x(2))
+        } else {
+            (sq_new.clone(), x(2).sqrt().add(c(h.eps)))
+        };
+        writes.push((sq, sq_new));
+        if h.momentum > 0.0 {
+            let buf = st.zeros("momentum_buffer", p)?;
+            let buf_new = eval(&x(0).scale(h.momentum).add(x(1).div(avg)), &[&buf, &g, &avg_in])?;
+            writes.push((p.clone(), eval(&x(0).add(x(1).scale(-h.lr)), &[p, &buf_new])?));
+            writes.push((buf, buf_new));
+        } else {
+            writes.push((p.clone(), eval(&x(0).add(x(1).div(avg).scale(-h.lr)), &[p, &g, &avg_in])?));
         }
-        commit(writes)
+        Ok(())
     })
 }
 
@@ -229,19 +237,15 @@ pub struct Adagrad {
 
 /// One Adagrad step, in torch's single-tensor order of operations.
 pub fn adagrad_step(h: &Adagrad, params: &[Tensor], states: &mut [State]) -> Result<()> {
-    no_grad(|| {
-        let mut writes = Vec::new();
-        for (p, st) in params.iter().zip(states.iter_mut()) {
-            let Some(g) = effective_grad(p, h.maximize, h.weight_decay)? else { continue };
-            st.step += 1;
-            let clr = h.lr / (1.0 + (st.step - 1) as f64 * h.lr_decay);
-            let init = Scalar::Float(h.initial_accumulator_value);
-            let sum = st.slot("sum", || Tensor::full(p.shape(), init, p.dtype(), p.device()))?;
-            let sum_new = eval(&x(0).add(x(1).mul(x(1))), &[&sum, &g])?;
-            let p_new = eval(&x(0).add(x(1).div(x(2).sqrt().add(c(h.eps))).scale(-clr)), &[p, &g, &sum_new])?;
-            writes.push((p.clone(), p_new));
-            writes.push((sum, sum_new));
-        }
-        commit(writes)
+    each_param(params, states, (h.maximize, h.weight_decay), |p, g, st, writes| {
+        st.step += 1;
+        let clr = h.lr / (1.0 + (st.step - 1) as f64 * h.lr_decay);
+        let init = Scalar::Float(h.initial_accumulator_value);
+        let sum = st.slot("sum", || Tensor::full(p.shape(), init, p.dtype(), p.device()))?;
+        let sum_new = eval(&x(0).add(x(1).mul(x(1))), &[&sum, &g])?;
+        let p_new = eval(&x(0).add(x(1).div(x(2).sqrt().add(c(h.eps))).scale(-clr)), &[p, &g, &sum_new])?;
+        writes.push((p.clone(), p_new));
+        writes.push((sum, sum_new));
+        Ok(())
     })
 }

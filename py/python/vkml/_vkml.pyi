@@ -605,7 +605,11 @@ def one_cycle_group(options: dict, max_lr: SupportsFloat | SupportsIndex, base_m
     """
 
 def one_hot(tensor: Tensor, num_classes: SupportsIndex = ...) -> Tensor: ...
-def ones(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
+
+def ones(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor:
+    """
+    Ones.
+    """
 
 def op_table() -> list:
     """
@@ -623,8 +627,17 @@ def optimizer_step(kind: str, group: dict, params: SupportsGetItem[int, Tensor],
     """
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: SupportsFloat | SupportsIndex | None = None) -> Tensor: ...
-def rand(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
-def randn(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
+
+def rand(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor:
+    """
+    Uniform on [0, 1) (Philox: the same bits on every device and front end for a seed).
+    """
+
+def randn(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor:
+    """
+    Standard normal (Philox with Box–Muller, as `rand`).
+    """
+
 def realize_(*tensors) -> None: ...
 def relu6(input: Tensor) -> Tensor: ...
 def result_type(a: Any, b: Any) -> dtype: ...
@@ -676,4 +689,7 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     torch.where(condition, input, other), with torch's parameter names.
     """
 
-def zeros(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
+def zeros(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor:
+    """
+    Zeros.
+    """
