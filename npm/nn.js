@@ -252,11 +252,10 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
       super();
       this.in_features = in_features;
       this.out_features = out_features;
-      this.weight = Parameter(wasm.zeros([out_features, in_features], { device, dtype }));
-      if (bias) this.bias = Parameter(wasm.zeros([out_features], { device, dtype }));
-      // torch's reset_parameters: kaiming_uniform_(a = √5), bias U(±1/√fan_in).
-      init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
-      if (bias) init.uniform_(this.bias, -1 / Math.sqrt(in_features), 1 / Math.sqrt(in_features));
+      hold(this, new wasm._Weighted([out_features, in_features], bias ? out_features : undefined), { device, dtype });
+    }
+    reset_parameters() {
+      reset(this);
     }
     forward(x) {
       return F.linear(x, this.weight, this.bias);
@@ -290,11 +289,11 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
         const { stride = 1, padding = 0, dilation = 1, groups = 1, bias = true, device, dtype } = options;
         const kernel = Array.isArray(kernel_size) ? kernel_size : Array(dims).fill(kernel_size);
         Object.assign(this, { in_channels, out_channels, kernel_size: kernel, stride, padding, dilation, groups });
-        this.weight = Parameter(wasm.zeros([out_channels, in_channels / groups, ...kernel], { device, dtype }));
-        if (bias) this.bias = Parameter(wasm.zeros([out_channels], { device, dtype }));
-        init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
-        const fanIn = (in_channels / groups) * kernel.reduce((a, b) => a * b, 1);
-        if (bias) init.uniform_(this.bias, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn));
+        const weight = [out_channels, in_channels / groups, ...kernel];
+        hold(this, new wasm._Weighted(weight, bias ? out_channels : undefined), { device, dtype });
+      }
+      reset_parameters() {
+        reset(this);
       }
       forward(x) {
         const { stride, padding, dilation, groups } = this;
@@ -313,12 +312,11 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
       const kernel = Array.isArray(kernel_size) ? kernel_size : [kernel_size, kernel_size];
       Object.assign(this, { in_channels, out_channels, kernel_size: kernel, stride, padding, output_padding, groups });
       this.dilation = dilation;
-      const { device, dtype } = options;
-      this.weight = Parameter(wasm.zeros([in_channels, out_channels / groups, ...kernel], { device, dtype }));
-      if (bias) this.bias = Parameter(wasm.zeros([out_channels], { device, dtype }));
-      init.kaiming_uniform_(this.weight, { a: Math.sqrt(5) });
-      const fanIn = fans(this.weight)[0];
-      if (bias) init.uniform_(this.bias, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn));
+      const weight = [in_channels, out_channels / groups, ...kernel];
+      hold(this, new wasm._Weighted(weight, bias ? out_channels : undefined), options);
+    }
+    reset_parameters() {
+      reset(this);
     }
     forward(x) {
       const { stride, padding, output_padding, groups, dilation } = this;
@@ -389,6 +387,9 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
   /** The parameters of a layer whose layout is the engine's (`_Rnn`, `_Mha`), in the layout's order. */
   const held = (m) => m._layoutNames.map((n) => n.split(".").reduce((o, k) => o[k], m));
 
+  /** Start a layout's parameters again as torch does. */
+  const reset = (m) => no_grad(() => m._layout.reset(held(m).map(handle)));
+
   /** Hold a layout's parameters under its names (a dotted name inside a submodule), started as torch does. */
   const hold = (m, layout, { device, dtype }) => {
     const names = [];
@@ -400,7 +401,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }
     Object.defineProperty(m, "_layout", { value: layout, enumerable: false });
     Object.defineProperty(m, "_layoutNames", { value: names, enumerable: false });
-    no_grad(() => layout.reset(held(m).map(handle)));
+    reset(m);
   };
 
   /** RNN (tanh or relu), LSTM and GRU with torch's parameter names, shapes and initialisation; forward(input, hx)
@@ -424,7 +425,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
         hold(this, layout, { device, dtype });
       }
       reset_parameters() {
-        no_grad(() => this._layout.reset(held(this).map(handle)));
+        reset(this);
       }
       forward(input, hx) {
         const [h0, c0] = name === "LSTM" ? hx ?? [] : [hx];

@@ -23,6 +23,7 @@ mod rnn;
 mod scan;
 mod sort;
 mod vnorm;
+mod weighted;
 
 use std::sync::{Arc, Once};
 
@@ -410,6 +411,7 @@ mod _vkml {
         scan::{_cumulative, _prod},
         sort::{_argsort, _sort, _topk},
         vnorm::_norm,
+        weighted::PyWeighted,
     };
 
     use super::{DType, PyDType as D};

@@ -20,6 +20,7 @@ mod rnn;
 mod scan;
 mod tensor;
 mod vector_norm;
+mod weighted;
 
 use wasm_bindgen::JsValue;
 

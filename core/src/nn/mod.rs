@@ -16,3 +16,4 @@ pub mod optim;
 pub mod optimizer;
 pub mod rnn;
 pub mod schedule;
+pub mod weighted;

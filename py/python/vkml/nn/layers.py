@@ -2,19 +2,27 @@
 modules."""
 
 import inspect
-import math
 from collections import OrderedDict
 from typing import Any
 
 from .. import _keywords, _vkml
 from . import functional as F
-from . import init
+from . import init, layout
 from .module import Module
 from .parameter import Parameter
 
 
-def _empty(*shape, device=None, dtype=None):
-    return _vkml.zeros(*shape, device=device, dtype=dtype)
+def _weighted(module, weight, bias, device, dtype):
+    """Hold a weight of shape `weight` and a bias of length `bias` (None: registered as None), started as torch
+    does (vkml_core::nn::weighted)."""
+    module._layout = _vkml._Weighted(list(weight), bias)
+    layout.hold(module, module._layout, device, dtype)
+    if bias is None:
+        module.register_parameter("bias", None)
+
+
+def _reset(module):
+    module._layout.reset(layout.params(module))
 
 
 class Identity(Module):
@@ -31,19 +39,9 @@ class Linear(Module):
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
-        self.weight = Parameter(_empty(out_features, in_features, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _weighted(self, (out_features, in_features), out_features if bias else None, device, dtype)
 
-    def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.in_features
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+    reset_parameters = _reset
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)
@@ -70,7 +68,7 @@ class Embedding(Module):
         self.max_norm, self.norm_type = None, norm_type
         self.scale_grad_by_freq, self.sparse = False, False
         if _weight is None:
-            self.weight = Parameter(_empty(num_embeddings, embedding_dim, device=device, dtype=dtype))
+            self.weight = Parameter(_vkml.zeros(num_embeddings, embedding_dim, device=device, dtype=dtype))
             self.reset_parameters()
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
@@ -130,19 +128,9 @@ class _ConvNd(Module):
         self.kernel_size, self.stride, self.dilation = t(kernel_size), t(stride), t(dilation)
         self.padding = padding if isinstance(padding, str) else t(padding)
         shape = (out_channels, in_channels // groups, *self.kernel_size)
-        self.weight = Parameter(_empty(*shape, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _weighted(self, shape, out_channels if bias else None, device, dtype)
 
-    def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+    reset_parameters = _reset
 
     def forward(self, input):
         return self._conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
@@ -185,15 +173,9 @@ class ConvTranspose2d(Module):
         self.kernel_size, self.stride, self.padding = _pair(kernel_size), _pair(stride), _pair(padding)
         self.output_padding, self.dilation = _pair(output_padding), _pair(dilation)
         shape = (in_channels, out_channels // groups, *self.kernel_size)
-        self.weight = Parameter(_empty(*shape, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _weighted(self, shape, out_channels if bias else None, device, dtype)
 
-    # torch initialises both convolutions alike (fan-in read from the weight's dim 1).
-    reset_parameters = _ConvNd.reset_parameters
+    reset_parameters = _reset
 
     def forward(self, input, output_size=None):
         if output_size is not None:
@@ -277,37 +259,6 @@ class AdaptiveAvgPool2d(Module):
 
     def forward(self, input):
         return F.adaptive_avg_pool2d(input, self.output_size)
-
-
-class ReLU(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.relu(input, self.inplace)
-
-
-class Sigmoid(Module):
-    def forward(self, input):
-        return F.sigmoid(input)
-
-
-class Softmax(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.softmax(input, self.dim)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
-
-
-class LogSoftmax(Softmax):
-    def forward(self, input):
-        return F.log_softmax(input, self.dim)
 
 
 class Dropout(Module):
@@ -523,11 +474,6 @@ class KLDivLoss(_Loss):
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
-class Tanh(Module):
-    def forward(self, input):
-        return input.tanh()
-
-
 class _Activation(Module):
     """An activation module: keyword arguments are stored (and shown in repr) and passed to its function."""
 
@@ -543,7 +489,9 @@ class _Activation(Module):
         return self._fn(input, **{k: getattr(self, k) for k in self._kwargs})
 
     def extra_repr(self):
-        return ", ".join(f"{k}={getattr(self, k)!r}" for k in self._kwargs)
+        # As torch: `inplace` is shown only when set.
+        shown = [k for k in self._kwargs if k != "inplace" or getattr(self, k)]
+        return ", ".join(f"{k}={getattr(self, k)!r}" for k in shown)
 
 
 def _activation(name, fn, **defaults):
@@ -568,6 +516,11 @@ def _activation(name, fn, **defaults):
     return type(name, (_Activation,), {"__init__": __init__, "_fn": staticmethod(fn)})
 
 
+ReLU = _activation("ReLU", F.relu, inplace=False)
+Sigmoid = _activation("Sigmoid", F.sigmoid)
+Tanh = _activation("Tanh", F.tanh)
+Softmax = _activation("Softmax", F.softmax, dim=None)
+LogSoftmax = _activation("LogSoftmax", F.log_softmax, dim=None)
 GELU = _activation("GELU", F.gelu, approximate="none")
 SiLU = _activation("SiLU", F.silu, inplace=False)
 Mish = _activation("Mish", F.mish, inplace=False)

@@ -7,6 +7,12 @@ from .module import Module
 from .parameter import Parameter
 
 
+def _affine(module, shape, weight, bias, device, dtype):
+    """torch's affine parameters: `weight` ones and `bias` zeros of `shape` where asked, else registered as None."""
+    module.register_parameter("weight", Parameter(_vkml.ones(*shape, device=device, dtype=dtype)) if weight else None)
+    module.register_parameter("bias", Parameter(_vkml.zeros(*shape, device=device, dtype=dtype)) if bias else None)
+
+
 class _BatchNorm(Module):
     _dims: tuple = ()
 
@@ -18,12 +24,7 @@ class _BatchNorm(Module):
             raise NotImplementedError("momentum=None (a cumulative average) is not supported; pass a float")
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(_vkml.ones(num_features, device=device, dtype=dtype))
-            self.bias = Parameter(_vkml.zeros(num_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine(self, (num_features,), affine, affine, device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", _vkml.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", _vkml.ones(num_features, device=device, dtype=dtype))
@@ -68,15 +69,7 @@ class LayerNorm(Module):
         super().__init__()
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
         self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_vkml.ones(*shape, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_vkml.zeros(*shape, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine(self, shape, elementwise_affine, elementwise_affine and bias, device, dtype)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -91,12 +84,7 @@ class GroupNorm(Module):
         if num_channels % num_groups:
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        if affine:
-            self.weight = Parameter(_vkml.ones(num_channels, device=device, dtype=dtype))
-            self.bias = Parameter(_vkml.zeros(num_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine(self, (num_channels,), affine, affine, device, dtype)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)

@@ -9,7 +9,11 @@ from .. import _vkml
 
 
 class LRScheduler:
-    def __init__(self, optimizer, last_epoch=-1):
+    def __init__(self, optimizer, last_epoch=-1, **options):
+        """`options`: a schedule's arguments, kept as attributes (torch's) and handed to Rust."""
+        if options:
+            self._options = options
+            self.__dict__.update(options)
         self.optimizer = optimizer
         if last_epoch == -1:
             for g in optimizer.param_groups:
@@ -67,36 +71,28 @@ class StepLR(LRScheduler):
     _kind = "StepLR"
 
     def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
-        self.step_size, self.gamma = step_size, gamma
-        self._options = dict(step_size=step_size, gamma=gamma)
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, step_size=step_size, gamma=gamma)
 
 
 class MultiStepLR(LRScheduler):
     _kind = "MultiStepLR"
 
     def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
-        self.milestones, self.gamma = sorted(milestones), gamma
-        self._options = dict(milestones=list(milestones), gamma=gamma)
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, milestones=sorted(milestones), gamma=gamma)
 
 
 class ExponentialLR(LRScheduler):
     _kind = "ExponentialLR"
 
     def __init__(self, optimizer, gamma, last_epoch=-1):
-        self.gamma = gamma
-        self._options = dict(gamma=gamma)
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, gamma=gamma)
 
 
 class CosineAnnealingLR(LRScheduler):
     _kind = "CosineAnnealingLR"
 
     def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
-        self.T_max, self.eta_min = T_max, eta_min
-        self._options = dict(T_max=T_max, eta_min=eta_min)
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, last_epoch, T_max=T_max, eta_min=eta_min)
 
 
 class OneCycleLR(LRScheduler):

@@ -1,0 +1,33 @@
+//! The layout of Linear and the convolutions for JavaScript (`vkml_core::nn::weighted`): their parameters' names,
+//! shapes and torch's initialisation.
+
+use wasm_bindgen::prelude::*;
+
+use vkml_core::nn::weighted::Weighted as Layout;
+
+use crate::convert::{cores, named_shapes, shape_of, usize_of};
+use crate::tensor::Tensor;
+use crate::{JsResult, OrJs};
+
+#[wasm_bindgen(js_name = "_Weighted")]
+pub struct Weighted(Layout);
+
+#[wasm_bindgen(js_class = "_Weighted")]
+impl Weighted {
+    /// `new _Weighted(weight_shape, bias_length)`: no bias when the length is undefined.
+    #[wasm_bindgen(constructor)]
+    pub fn new(weight: JsValue, bias: Option<f64>) -> JsResult<Weighted> {
+        let bias = bias.map(|n| usize_of(n, "bias")).transpose()?;
+        Ok(Weighted(Layout { weight: shape_of(&weight, "weight")?, bias }))
+    }
+
+    /// `[name, shape]` of every parameter.
+    pub fn parameters(&self) -> js_sys::Array {
+        named_shapes(self.0.parameters())
+    }
+
+    /// torch's initialisation of `params` (in `parameters()` order), in place.
+    pub fn reset(&self, params: Vec<Tensor>) -> JsResult<()> {
+        self.0.reset(&cores(&params)?).js()
+    }
+}
