@@ -64,11 +64,11 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     huber_loss: (input, target, options) => wasm.huber_loss(input, target, options),
     binary_cross_entropy: (input, target, options = {}) => {
       const { weight, ...rest } = options;
-      return wasm._binary_cross_entropy(input, target, rest, handle(weight));
+      return wasm.binary_cross_entropy(input, target, rest, handle(weight));
     },
     binary_cross_entropy_with_logits: (input, target, options = {}) => {
       const { weight, pos_weight, ...rest } = options;
-      return wasm._binary_cross_entropy_with_logits(input, target, rest, handle(weight), handle(pos_weight));
+      return wasm.binary_cross_entropy_with_logits(input, target, rest, handle(weight), handle(pos_weight));
     },
     kl_div: (input, target, options) => wasm.kl_div(input, target, options),
     /** A device-computed index is checked at the next read (an out-of-range one is clamped meanwhile). */

@@ -1,5 +1,5 @@
-//! The functions `vkml_core::described_functions!` describes, bound for Python: torch's keyword names and defaults,
-//! the description's documentation as the docstring.
+//! The functions `vkml_core::described_functions!` describes, bound for Python: torch's keyword names and defaults
+//! (optional tensors default to None), the description's documentation as the docstring.
 
 use pyo3::prelude::*;
 
@@ -42,13 +42,26 @@ macro_rules! core_value {
 }
 
 macro_rules! bind_described {
-    ($($(#[doc = $doc:literal])* $name:ident($($t:ident),+; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:path;)*) => {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($($t:ident),+ $({$($ot:ident),+})?; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:path;
+    )*) => {
         $(
             $(#[doc = $doc])*
             #[pyfunction]
-            #[pyo3(signature = ($($t,)+ $($o = $($v)+),*))]
-            pub fn $name($($t: PyRef<'_, Tensor>,)+ $($o: py_type!($kind),)*) -> PyResult<Tensor> {
-                Ok(Tensor($f($(&$t.0,)+ $(core_value!($kind, $o),)*).py()?))
+            #[pyo3(signature = ($($t,)+ $($($ot = None,)+)? $($o = $($v)+),*))]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $name(
+                py: Python<'_>,
+                $($t: PyRef<'_, Tensor>,)+
+                $($($ot: Option<PyRef<'_, Tensor>>,)+)?
+                $($o: py_type!($kind),)*
+            ) -> PyResult<Tensor> {
+                // Owned handles and converted options, so that the work runs without the GIL.
+                $(let $t = $t.0.clone();)+
+                $($(let $ot = $ot.map(|t| t.0.clone());)+)?
+                $(let $o = core_value!($kind, $o);)*
+                Ok(Tensor(py.detach(|| $f($(&$t,)+ $($($ot.as_ref(),)+)? $($o,)*)).py()?))
             }
         )*
     };

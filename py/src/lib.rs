@@ -12,7 +12,6 @@ mod gather;
 mod index;
 mod interpolate;
 mod io;
-mod loss;
 mod math;
 mod nn;
 mod optim;
@@ -384,8 +383,8 @@ mod _vkml {
         attention::{scaled_dot_product_attention, PyMha},
         autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode},
         described::{
-            addcdiv, addcmul, addmm, celu, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, mse_loss,
-            smooth_l1_loss, softplus,
+            addcdiv, addcmul, addmm, binary_cross_entropy, binary_cross_entropy_with_logits, celu, elu, gelu, hardtanh,
+            huber_loss, kl_div, l1_loss, leaky_relu, mse_loss, smooth_l1_loss, softplus,
         },
         device::{
             _force_matmul, _has_coop_matmul, _matmul_pipeline, best_device, devices, init_vulkan, Device, PyDType,
@@ -394,7 +393,6 @@ mod _vkml {
         gather::{_gather, _index_select, _scatter, _take_along_dim, embedding},
         interpolate::interpolate,
         io::{load, save},
-        loss::{binary_cross_entropy, binary_cross_entropy_with_logits},
         math::{
             _binary, _clamp, _diag, _diagonal, _lerp, _masked_fill, _moment, _nan_to_num, _product, _roll, _unary,
             _update,

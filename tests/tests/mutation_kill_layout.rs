@@ -32,6 +32,16 @@ fn reduce(t: &Tensor, op: &str, dims: &[i64]) -> Result<Tensor> {
     }
 }
 
+/// The reductions that apply over `dims` (argmax and argmin take one dim).
+fn reductions(dims: &[i64]) -> impl Iterator<Item = &'static str> + '_ {
+    ["sum", "amax", "amin", "argmax", "argmin"].into_iter().filter(move |op| !(op.starts_with("arg") && dims.len() > 1))
+}
+
+/// A float input of `shape` with ties (and NaNs with `nan`).
+fn tied_input(shape: &'static [usize], nan: bool) -> impl Fn(&mut Gen, DeviceId) -> Result<Vec<Tensor>> + Copy {
+    move |g, dev| Ok(vec![tied(g, shape, nan, dev)?])
+}
+
 #[test]
 fn reduce_every_op_size_and_dim() -> Result<()> {
     // Inner sizes below, at and past the 128-wide workgroup; reductions over leading, middle and several dims make
@@ -48,14 +58,9 @@ fn reduce_every_op_size_and_dim() -> Result<()> {
         (&[6, 7, 8], &[2, 1]),
     ];
     for (k, (shape, dims)) in cases.into_iter().enumerate() {
-        for op in ["sum", "amax", "amin", "argmax", "argmin"] {
-            if op.starts_with("arg") && dims.len() > 1 {
-                continue;
-            }
+        for op in reductions(dims) {
             for nan in [false, true] {
-                let mk =
-                    move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![tied(g, shape, nan, dev)?]) };
-                check(op, k as u64, mk, |t| reduce(&t[0], op, dims))?;
+                check(op, k as u64, tied_input(shape, nan), |t| reduce(&t[0], op, dims))?;
             }
             let ints = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
                 let n: usize = shape.iter().product();
@@ -209,14 +214,9 @@ fn reduce_f64_oracle_path() -> Result<()> {
     // The oracle's f64 reductions (CPU only) against the GPUs' f32 ones, ties, signed zeros and NaN included.
     for (shape, dims) in [(&[4usize, 33, 5][..], &[1i64][..]), (&[3, 129][..], &[1][..]), (&[6, 7, 8][..], &[2, 1][..])]
     {
-        for op in ["sum", "amax", "amin", "argmax", "argmin"] {
-            if op.starts_with("arg") && dims.len() > 1 {
-                continue;
-            }
+        for op in reductions(dims) {
             for nan in [false, true] {
-                let mk =
-                    move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![tied(g, shape, nan, dev)?]) };
-                check(op, 7, mk, oracle_in(DType::F64, move |t| reduce(&t[0], op, dims)))?;
+                check(op, 7, tied_input(shape, nan), oracle_in(DType::F64, move |t| reduce(&t[0], op, dims)))?;
             }
         }
     }

@@ -1,5 +1,6 @@
-//! The functions `vkml_core::described_functions!` describes, bound for JavaScript: the tensors, then an options
-//! object with torch's names and defaults; the description's documentation goes into the generated `.d.ts`.
+//! The functions `vkml_core::described_functions!` describes, bound for JavaScript: the tensors, an options object
+//! with torch's names and defaults, then the optional tensors (fresh handles: wasm-bindgen takes them over); the
+//! description's documentation goes into the generated `.d.ts`.
 
 use wasm_bindgen::prelude::*;
 
@@ -31,12 +32,16 @@ macro_rules! option {
 }
 
 macro_rules! bind_described {
-    ($($(#[doc = $doc:literal])* $name:ident($($t:ident),+; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:path;)*) => {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($($t:ident),+ $({$($ot:ident),+})?; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:path;
+    )*) => {
         $(
             $(#[doc = $doc])*
             #[wasm_bindgen]
-            pub fn $name($($t: &Tensor,)+ options: JsValue) -> JsResult<Tensor> {
-                ok($f($($t.core()?,)+ $(option!($kind, &options, stringify!($o), $($v)+),)*))
+            pub fn $name($($t: &Tensor,)+ options: JsValue, $($($ot: Option<Tensor>,)+)?) -> JsResult<Tensor> {
+                $($(let $ot = $ot.as_ref().map(Tensor::core).transpose()?;)+)?
+                ok($f($($t.core()?,)+ $($($ot,)+)? $(option!($kind, &options, stringify!($o), $($v)+),)*))
             }
         )*
     };

@@ -10,7 +10,6 @@ mod device;
 mod einsum;
 mod gather;
 mod io;
-mod loss;
 mod mode;
 mod nn;
 mod ops;

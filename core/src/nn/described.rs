@@ -3,9 +3,11 @@
 //! `py` and `web` each expand one binding a row (`described.rs` in both), so a row added here appears in Python
 //! (keyword arguments with these defaults) and JavaScript (an options object with the same names) together.
 
-/// `described_functions!(cb)` expands `cb! { $(#[doc = ..] name(tensor, ..; [option: kind = default] ..) => f;)* }`;
-/// the brackets keep a default's tokens as written, so that Python's signature shows them.
-/// An option's kind is `f64`, `bool`, `str`, `Reduction` or `KlReduction` (the last two parsed from torch's strings).
+/// `described_functions!(cb)` expands
+/// `cb! { $(#[doc = ..] name(tensor, .. {optional tensor, ..}; [option: kind = default] ..) => f;)* }`: `f` takes the
+/// tensors, the optional tensors and the options in that order; the brackets keep a default's tokens as written, so
+/// that Python's signature shows them. An option's kind is `f64`, `bool`, `str`, `Reduction` or `KlReduction` (the
+/// last two parsed from torch's strings).
 #[macro_export]
 macro_rules! described_functions {
     ($callback:ident) => {
@@ -38,6 +40,12 @@ macro_rules! described_functions {
             /// `huber_loss(input, target, reduction, delta)`: quadratic below delta, delta-scaled linear above.
             huber_loss(input, target; [reduction: Reduction = "mean"] [delta: f64 = 1.0])
                 => $crate::nn::loss::huber_loss;
+            /// `binary_cross_entropy(input, target, weight, reduction)` on probabilities.
+            binary_cross_entropy(input, target {weight}; [reduction: Reduction = "mean"])
+                => $crate::nn::loss::binary_cross_entropy;
+            /// `binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)` on logits.
+            binary_cross_entropy_with_logits(input, target {weight, pos_weight}; [reduction: Reduction = "mean"])
+                => $crate::nn::loss::binary_cross_entropy_with_logits;
             /// `kl_div(input, target, reduction, log_target)`: target·(log target − input); reduction may be
             /// "batchmean".
             kl_div(input, target; [reduction: KlReduction = "mean"] [log_target: bool = false])

@@ -148,8 +148,8 @@ pub fn binary_cross_entropy_with_logits(
     input: &Tensor,
     target: &Tensor,
     weight: Option<&Tensor>,
-    reduction: Reduction,
     pos_weight: Option<&Tensor>,
+    reduction: Reduction,
 ) -> Result<Tensor> {
     let (x, y, out) = operands("binary_cross_entropy_with_logits", input, target, true, Rule::Target)?;
     let ls = logsigmoid(&x)?;

@@ -502,8 +502,16 @@ def best_device() -> tuple[Device, str]:
     The device to use and a sentence saying why: the first real GPU opened, else the CPU.
     """
 
-def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, reduction: str = "mean") -> Tensor: ...
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None, reduction: str = "mean", pos_weight: Tensor | None = None) -> Tensor: ...
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, reduction: str = "mean") -> Tensor:
+    """
+    `binary_cross_entropy(input, target, weight, reduction)` on probabilities.
+    """
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None, pos_weight: Tensor | None = None, reduction: str = "mean") -> Tensor:
+    """
+    `binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)` on logits.
+    """
+
 def cat(tensors: Any, dim: SupportsIndex = 0) -> Tensor: ...
 
 def celu(input: Tensor, alpha: SupportsFloat | SupportsIndex = 1.0) -> Tensor:

@@ -71,7 +71,7 @@ def binary_cross_entropy_with_logits(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
 ):
     reduction = _legacy(size_average, reduce, reduction)
-    return _vkml.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
+    return _vkml.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
