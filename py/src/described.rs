@@ -47,8 +47,8 @@ macro_rules! bind_described {
         $name:ident($($t:ident),+ $({$($ot:ident),+})?; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:path;
     )*) => {
         $(
-            $(#[doc = $doc])*
             #[pyfunction]
+            $(#[doc = $doc])*
             #[pyo3(signature = ($($t,)+ $($($ot = None,)+)? $($o = $($v)+),*))]
             #[allow(clippy::too_many_arguments)]
             pub fn $name(

@@ -21,6 +21,13 @@ def _weighted(module, weight, bias, device, dtype):
         module.register_parameter("bias", None)
 
 
+def _channels(module, in_channels, out_channels, groups):
+    """A convolution's channel counts, divisible by `groups` as torch requires."""
+    if in_channels % groups or out_channels % groups:
+        raise ValueError("in_channels and out_channels must be divisible by groups")
+    module.in_channels, module.out_channels, module.groups = in_channels, out_channels, groups
+
+
 def _reset(module):
     module._layout.reset(layout.params(module))
 
@@ -121,9 +128,7 @@ class _ConvNd(Module):
         super().__init__()
         if padding_mode != "zeros":
             raise NotImplementedError(f"padding_mode='{padding_mode}': only 'zeros' is supported")
-        if in_channels % groups or out_channels % groups:
-            raise ValueError("in_channels and out_channels must be divisible by groups")
-        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        _channels(self, in_channels, out_channels, groups)
         t = self._tuple
         self.kernel_size, self.stride, self.dilation = t(kernel_size), t(stride), t(dilation)
         self.padding = padding if isinstance(padding, str) else t(padding)
@@ -167,9 +172,7 @@ class ConvTranspose2d(Module):
         super().__init__()
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
-        if in_channels % groups or out_channels % groups:
-            raise ValueError("in_channels and out_channels must be divisible by groups")
-        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        _channels(self, in_channels, out_channels, groups)
         self.kernel_size, self.stride, self.padding = _pair(kernel_size), _pair(stride), _pair(padding)
         self.output_padding, self.dilation = _pair(output_padding), _pair(dilation)
         shape = (in_channels, out_channels // groups, *self.kernel_size)
