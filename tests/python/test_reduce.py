@@ -3,6 +3,7 @@ empty inputs, input classes and dtypes."""
 
 import numpy as np
 import pytest
+from gradcheck import check_grad
 from helpers import case, check_op, each, error, matrix
 
 REDUCE = {
@@ -99,7 +100,26 @@ CASES = [
     case("any", [(3, 4)], lambda x: x.any(dim=1, keepdim=True), dtype="int32"),
     case("all", [(0, 4)], lambda x: x.all(dim=0)),  # the reduction of nothing: True
     case("any", [(0, 4)], lambda x: x.any()),  # False
+    # Long reductions over few rows run in chunks of 4,096, the rest as one more partial, then over the partials:
+    # past the split size (2**16), with a tail, in several dtypes, NaN included.
+    case("sum", [(70001,)], lambda x: x.sum()),
+    case("sum", [(3, 70001)], lambda x: x.sum(dim=1), dtype="float16"),
+    case("sum", [(300, 300)], lambda x: x.sum(), dtype="int32"),
+    case("sum", [(2, 65536)], lambda x: x.sum(dim=1), dtype="bool"),
+    case("sum", [(70001, 2)], lambda x: x.sum(dim=0), "strided"),
+    case("mean", [(70001, 2)], lambda x: x.mean(dim=0)),
+    case("amax", [(70001,)], lambda x: x.amax()),
+    case("amin", [(3, 70001)], lambda x: x.amin(dim=1), dtype="bfloat16"),
+    case("max", [(300, 300)], lambda x: x.max()),
+    case("amax", [np.where(np.arange(70001) == 69999, np.nan, np.linspace(-1, 1, 70001))], lambda x: x.amax()),
 ]
 
 
 test_case = each(CASES)
+
+
+def test_long_reductions_keep_gradients(device):
+    """A split sum's gradient is the single pass's; amax with history is not split (its gradient divides among
+    ties, which chunks would divide per chunk)."""
+    check_grad("sum", [(3, 70001)], lambda x: x.sum(dim=1), device)
+    check_grad("amax", [np.round(np.linspace(-3, 3, 70001))], lambda x: x.amax(), device)

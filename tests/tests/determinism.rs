@@ -13,7 +13,9 @@ fn graph(dev: DeviceId) -> Result<Tensor> {
     let b = random_f32(&mut g, &[53, 29], -1.0, 1.0, dev)?;
     let h = a.matmul(&b)?.relu()?;
     let s = h.sum(Some(&[0]), false)?;
-    h.exp()?.mean(Some(&[1]), true)?.matmul(&s.unsqueeze(0)?)
+    // A full sum long enough to run in chunks, then over the partials (api::reduce's split).
+    let long = random_f32(&mut g, &[70_001], -1.0, 1.0, dev)?.sum(None, false)?;
+    h.exp()?.mean(Some(&[1]), true)?.matmul(&s.unsqueeze(0)?)?.add(&long)
 }
 
 #[test]

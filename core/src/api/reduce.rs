@@ -23,6 +23,33 @@ fn node_dtype(op: ReduceOp, input: DType) -> DType {
     }
 }
 
+/// A reduction of at least this many elements per row is split into chunks of `CHUNK`, when there are fewer than
+/// `SPLIT_ROWS` rows: each level is a row reduction that fills the device, in an order fixed by the shape alone.
+const SPLIT_MIN: usize = 1 << 16;
+const SPLIT_ROWS: usize = 1 << 10;
+const CHUNK: usize = 1 << 12;
+
+/// Reduce each row of the 2-d `x` (rows, n) in chunks of `CHUNK`: the whole chunks as (rows, n / CHUNK, CHUNK), the
+/// rest as one more partial, then the partials (again split while they are long).
+fn split_reduce(op: ReduceOp, x: &Tensor) -> Result<Tensor> {
+    let (rows, n) = (x.shape()[0], x.shape()[1]);
+    let (whole, rest) = (n / CHUNK, n % CHUNK);
+    let level = |t: &Tensor, shape: Vec<usize>| {
+        Tensor::make(Op::Reduce { op, axes: 1 }, &[t], shape, node_dtype(op, t.dtype()), t.device())
+    };
+    let body = x.narrow(1, 0, (whole * CHUNK) as i64)?.reshape(&[rows as i64, whole as i64, CHUNK as i64])?;
+    let mut partials = level(&body, vec![rows, whole])?;
+    if rest > 0 {
+        let tail = level(&x.narrow(1, (whole * CHUNK) as i64, rest as i64)?, vec![rows])?;
+        partials = crate::api::join::cat(&[partials, tail.unsqueeze(1)?], 1)?;
+    }
+    if partials.shape()[1] >= SPLIT_MIN {
+        split_reduce(op, &partials)
+    } else {
+        level(&partials, vec![rows])
+    }
+}
+
 impl Tensor {
     /// The sorted, de-duplicated dims to reduce (`None` or empty = all).
     pub(crate) fn reduce_dims(&self, dims: Option<&[i64]>) -> Result<Vec<usize>> {
@@ -49,18 +76,37 @@ impl Tensor {
         // A 0-d tensor accepts dim 0 or -1 but has no dim to reduce.
         let dims: &[usize] = if n == 0 { &[] } else { dims };
         let out_shape: Vec<usize> = kept.iter().map(|&d| self.shape()[d]).collect();
-        let r = Tensor::make(
-            Op::Reduce { op, axes: dims.len() },
-            &[&x],
-            out_shape,
-            node_dtype(op, self.dtype()),
-            self.device(),
-        )?;
+        let reduced: usize = dims.iter().map(|&d| self.shape()[d]).product();
+        let rows: usize = out_shape.iter().product();
+        let r = if self.splits(op, rows, reduced) {
+            let flat = x.reshape(&[rows as i64, reduced as i64])?;
+            split_reduce(op, &flat)?.reshape(&out_shape.iter().map(|&d| d as i64).collect::<Vec<_>>())?
+        } else {
+            Tensor::make(
+                Op::Reduce { op, axes: dims.len() },
+                &[&x],
+                out_shape,
+                node_dtype(op, self.dtype()),
+                self.device(),
+            )?
+        };
         if keepdim {
             let shape: Vec<i64> = (0..n).map(|d| if dims.contains(&d) { 1 } else { self.shape()[d] as i64 }).collect();
             return r.reshape(&shape);
         }
         Ok(r)
+    }
+
+    /// Whether a reduction of `rows` rows of `reduced` elements is split into chunks: a long reduction over few rows
+    /// would otherwise run in few workgroups. amax/amin split only without history, as their gradient divides among
+    /// ties and a split would divide it per chunk.
+    fn splits(&self, op: ReduceOp, rows: usize, reduced: usize) -> bool {
+        let long = reduced >= SPLIT_MIN && rows < SPLIT_ROWS;
+        long && match op {
+            ReduceOp::Sum => true,
+            ReduceOp::Max | ReduceOp::Min => !(self.requires_grad() && crate::tensor::is_grad_enabled()),
+            _ => false,
+        }
     }
 
     fn require_nonempty(&self, name: &str, dims: &[usize]) -> Result<()> {
