@@ -42,6 +42,8 @@ if [ "$rc" -eq 5 ]; then
   exit 1
 fi
 
+step "benchmark suite, sampled (small sizes on lavapipe: it runs and writes tests/out/bench; its timings mean nothing here)"
+PYTHONPATH="$ROOT/.pyinstall" python bench/suite.py --size small --device vulkan:0
 step "npm package (wasm-bindgen, wasm-opt, npm pack), installed offline into a fresh folder"
 bash tools/npm.sh
 NPM_HOME="$(mktemp -d)"

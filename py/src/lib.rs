@@ -294,6 +294,16 @@ fn realize_(py: Python<'_>, tensors: &Bound<'_, PyTuple>) -> PyResult<()> {
     py.detach(|| realize::realize(&ts.iter().collect::<Vec<_>>())).py()
 }
 
+/// "debug" when the module was built with debug assertions (the dev profile), else "release": benchmarks name it.
+#[pyfunction]
+fn _build_profile() -> &'static str {
+    if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    }
+}
+
 #[pyfunction]
 fn synchronize(py: Python<'_>) -> PyResult<()> {
     py.detach(realize::synchronize).py()
@@ -374,8 +384,8 @@ fn tolerance_dict<'py>(py: Python<'py>, tol: &Tolerance) -> PyResult<Bound<'py, 
 mod _vkml {
     #[pymodule_export]
     use super::{
-        arange, cat, eye, from_numpy, full, is_eager, linspace, make_tensor, manual_seed, ones, op_table, rand, randn,
-        realize_, result_type, set_eager, stack, stats, synchronize, where_, zeros,
+        _build_profile, arange, cat, eye, from_numpy, full, is_eager, linspace, make_tensor, manual_seed, ones,
+        op_table, rand, randn, realize_, result_type, set_eager, stack, stats, synchronize, where_, zeros,
     };
     #[pymodule_export]
     use crate::{

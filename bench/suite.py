@@ -1,0 +1,182 @@
+"""The benchmark suite beside PyTorch in the same run: matmul (f32, f16), add, a full sum, softmax over rows, a small
+CNN's Adam step, MLP train steps and the host cost of one op, each as vkml throughput against torch's (CUDA where
+present, else the CPU). Wall clock around N iterations ended by each library's synchronize, no read-back; every
+iteration gets other inputs (two sets, alternated), so no result can be reused. Writes JSON and a markdown table.
+
+Run: `PYTHONPATH=.pyinstall python bench/suite.py [--size small|full] [--device vulkan:0] [--out DIR]` after
+`bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements, 4096**3 matmuls, batch 256), `small` the
+sampled form tools/test.sh runs. Speed goals are checked here, never by timed tests.
+"""
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import vkml
+
+SIZES = {
+    # name: (matmul n, elements, softmax row, CNN batch, MLP batches, iterations)
+    "small": (256, 1 << 18, 1024, 16, (64, 256), 3),
+    "full": (4096, 1 << 28, 4096, 256, (64, 1024), 20),
+}
+
+
+class Lib:
+    """One library's side of a case: how to make its tensors, and how to wait for its device."""
+
+    def __init__(self, name, device):
+        self.name, self.device = name, device
+
+    def tensor(self, a):
+        if self.name == "torch":
+            return torch.from_numpy(a).to(self.device)
+        return vkml.tensor(a, device=self.device)
+
+    def sync(self, out=None):
+        if self.name == "torch":
+            if self.device.startswith("cuda"):
+                torch.cuda.synchronize()
+        else:
+            if out is not None:
+                vkml.realize(out)
+            vkml.synchronize()
+
+    @property
+    def mod(self):
+        return torch if self.name == "torch" else vkml
+
+
+def timed(lib, step, iters):
+    """Seconds per iteration of step(i) (one warm-up that compiles pipelines), each result realized as it is made."""
+    lib.sync(step(0))
+    t0 = time.perf_counter()
+    for i in range(iters):
+        out = step(i + 1)
+        if lib.name == "vkml":
+            vkml.realize(out)
+    lib.sync()
+    return (time.perf_counter() - t0) / iters
+
+
+def pair(rng, shape, dtype=np.float32):
+    return [rng.standard_normal(shape).astype(dtype) for _ in range(2)]
+
+
+def kernel_cases(size):
+    """(name, unit, amount per iteration, inputs, fn): amount is FLOPs for TFLOP/s, bytes moved for GB/s."""
+    n, elems, row, *_ = SIZES[size]
+    rng = np.random.default_rng(0)
+    a, b = pair(rng, (n, n)), pair(rng, (n, n))
+    yield "f32 matmul", "TFLOP/s", 2 * n**3, (a, b), lambda x, y: x @ y
+    ah, bh = [v.astype(np.float16) for v in a], [v.astype(np.float16) for v in b]
+    yield "f16 matmul", "TFLOP/s", 2 * n**3, (ah, bh), lambda x, y: x @ y
+    x, y = pair(rng, (elems,)), pair(rng, (elems,))
+    yield "add", "GB/s", 3 * 4 * elems, (x, y), lambda p, q: p + q
+    yield "sum of all", "GB/s", 4 * elems, (x,), lambda p: p.sum()
+    rows = pair(rng, (elems // row, row))
+    yield "softmax over rows", "GB/s", 2 * 4 * elems, (rows,), lambda p: p.softmax(-1)
+
+
+def run_kernel(lib, inputs, fn, iters):
+    sets = [[lib.tensor(v[k]) for v in inputs] for k in range(2)]
+    lib.sync(sets[1][0] if lib.name == "vkml" else None)
+    return timed(lib, lambda i: fn(*sets[i % 2]), iters)
+
+
+def cnn(nn):
+    return nn.Sequential(
+        nn.Conv2d(1, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(64 * 7 * 7, 10),
+    )  # fmt: skip
+
+
+def mlp(nn):
+    return nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 10))
+
+
+def run_train(lib, make, shape, iters):
+    """Seconds per Adam step of a fresh model on two alternating batches (torch's weights loaded into vkml's)."""
+    torch.manual_seed(0)
+    ref = make(torch.nn)
+    model = ref.to(lib.device) if lib.name == "torch" else make(vkml.nn).to(lib.device)
+    if lib.name == "vkml":
+        model.load_state_dict({k: vkml.tensor(v.numpy()) for k, v in ref.state_dict().items()})
+    opt = lib.mod.optim.Adam(model.parameters(), lr=1e-3)
+    rng = np.random.default_rng(1)
+    batches = [(lib.tensor(x), lib.tensor(rng.integers(0, 10, shape[0]))) for x in pair(rng, shape)]
+
+    def step(i):
+        x, y = batches[i % 2]
+        opt.zero_grad()
+        loss = lib.mod.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return timed(lib, step, iters)
+
+
+def run_host(lib, iters):
+    """Seconds per op of a chain of 64 one-element adds: the host's cost of recording and running an op."""
+    ones = [lib.tensor(np.full((1,), v, np.float32)) for v in (1.0, 2.0)]
+
+    def step(i):
+        t = ones[i % 2]
+        for _ in range(64):
+            t = t + 1.0
+        return t
+
+    return timed(lib, step, iters) / 64
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--size", choices=sorted(SIZES), default="small")
+    p.add_argument("--device", help="vkml device (default: vkml.best_device())")
+    p.add_argument("--out", type=Path, default=Path("tests/out/bench"), help="folder for suite.json and suite.md")
+    args = p.parse_args()
+    try:
+        vkml.init_vulkan(0)
+    except RuntimeError as e:
+        print(f"no Vulkan device: {e}")
+    ours = Lib("vkml", args.device or vkml.best_device()[0])
+    theirs = Lib("torch", "cuda" if torch.cuda.is_available() else "cpu")
+    _, _, _, batch, mlp_batches, iters = SIZES[args.size]
+    rows = []
+
+    def record(name, unit, amount, t_ours, t_theirs):
+        # Throughput where the case has one (higher is better), else milliseconds per step (lower is better).
+        if unit == "ms":
+            ours_v, theirs_v, share = t_ours * 1e3, t_theirs * 1e3, t_theirs / t_ours
+        else:
+            scale = 1e12 if unit == "TFLOP/s" else 1e9
+            ours_v, theirs_v = amount / t_ours / scale, amount / t_theirs / scale
+            share = ours_v / theirs_v
+        rows.append({"case": name, "unit": unit, "vkml": ours_v, "torch": theirs_v, "vkml_share": share})
+        print(f"{name:28s} vkml {ours_v:10.3f} {unit:8s} torch {theirs_v:10.3f} {unit:8s} ({share:6.1%} of torch)")
+
+    for name, unit, amount, inputs, fn in kernel_cases(args.size):
+        record(name, unit, amount, *(run_kernel(lib, inputs, fn, iters) for lib in (ours, theirs)))
+    record(f"CNN Adam step, batch {batch}", "ms", 0, *(
+        run_train(lib, cnn, (batch, 1, 28, 28), iters) for lib in (ours, theirs)))  # fmt: skip
+    for b in mlp_batches:
+        record(f"MLP train step, batch {b}", "ms", 0, *(run_train(lib, mlp, (b, 784), iters) for lib in (ours, theirs)))
+    record("host cost of one op", "ms", 0, *(run_host(lib, iters) for lib in (ours, theirs)))
+    build = vkml._vkml._build_profile()
+    head = (
+        f"vkml on {ours.device} ({build} build) beside torch {torch.__version__} on {theirs.device}, size {args.size}"
+    )
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "suite.json").write_text(json.dumps({"setup": head, "rows": rows}, indent=1))
+    table = ["| case | vkml | torch | vkml / torch (throughput) |", "|---|---|---|---|"]
+    table += [f"| {r['case']} | {r['vkml']:.3f} {r['unit']} | {r['torch']:.3f} | {r['vkml_share']:.1%} |" for r in rows]
+    (args.out / "suite.md").write_text(f"{head}\n\n" + "\n".join(table) + "\n")
+    print(f"wrote {args.out}/suite.json and suite.md: {head}")
+
+
+if __name__ == "__main__":
+    main()
