@@ -4,7 +4,7 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
-use vkml_core::io::safetensors::{load_safetensors, save_safetensors};
+use vkml_core::io::safetensors::{is_safetensors, load_safetensors, save_safetensors};
 use vkml_core::io::torchfile::{load_torch, Value};
 
 use crate::convert::{opt_device, type_name, OrPy};
@@ -90,7 +90,8 @@ pub fn load<'py>(
             .cast_into::<PyDict>()
             .map_err(|_| PyValueError::new_err(format!("{} holds a checkpoint that is not a dict", path.display())));
     }
-    if bytes.first() == Some(&0x80) {
+    // A safetensors header length may begin with the byte 0x80 too: the format is decided from the whole header.
+    if !is_safetensors(&bytes) && bytes.first() == Some(&0x80) {
         return Err(PyValueError::new_err(format!(
             "{} is a bare pickle (torch's legacy pre-1.6 format or another program's); vkml reads only the zip \
              checkpoints torch.save writes and safetensors files",

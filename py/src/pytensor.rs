@@ -46,11 +46,23 @@ pub(crate) fn dims(ob: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> 
 }
 
 impl Tensor {
-    fn bin(&self, other: &Bound<'_, PyAny>, op: BinaryOp, reflected: bool) -> PyResult<Option<Tensor>> {
-        let Some(o) = operand(other) else { return Ok(None) };
+    fn bin(&self, other: &Bound<'_, PyAny>, op: BinaryOp, reflected: bool) -> PyResult<Py<PyAny>> {
+        self.apply(other, reflected, |a, b| elementwise::binary(a, b, op))
+    }
+
+    /// A binary operator: `f(self, other)` (`f(other, self)` reflected), or NotImplemented for an operand that is
+    /// not a tensor or a number, so that Python tries the other side and then raises torch's TypeError.
+    fn apply(
+        &self,
+        other: &Bound<'_, PyAny>,
+        reflected: bool,
+        f: impl Fn(&Operand, &Operand) -> vkml_core::Result<vkml_core::api::Tensor>,
+    ) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let Some(o) = operand(other) else { return Ok(py.NotImplemented()) };
         let me = Operand::Tensor(self.0.clone());
         let (a, b) = if reflected { (&o, &me) } else { (&me, &o) };
-        Ok(Some(Tensor(elementwise::binary(a, b, op).py()?)))
+        Ok(Bound::new(py, Tensor(f(a, b).py()?))?.into_any().unbind())
     }
 
     fn value(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
@@ -473,22 +485,22 @@ impl Tensor {
     fn __invert__(&self) -> PyResult<Tensor> {
         self.bitwise_not()
     }
-    fn __and__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __and__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::BitAnd, false)
     }
-    fn __rand__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __rand__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::BitAnd, true)
     }
-    fn __or__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __or__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::BitOr, false)
     }
-    fn __ror__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __ror__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::BitOr, true)
     }
-    fn __xor__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __xor__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::BitXor, false)
     }
-    fn __rxor__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __rxor__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::BitXor, true)
     }
     fn logical_and(&self, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
@@ -567,35 +579,33 @@ impl Tensor {
         Ok(Tensor(self.0.matmul(&other.0).py()?))
     }
 
-    fn __add__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __add__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Add, false)
     }
-    fn __radd__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __radd__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Add, true)
     }
-    fn __sub__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
-        let Some(b) = operand(o) else { return Ok(None) };
-        Ok(Some(Tensor(elementwise::sub(&Operand::Tensor(self.0.clone()), &b).py()?)))
+    fn __sub__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.apply(o, false, elementwise::sub)
     }
-    fn __rsub__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
-        let Some(a) = operand(o) else { return Ok(None) };
-        Ok(Some(Tensor(elementwise::sub(&a, &Operand::Tensor(self.0.clone())).py()?)))
+    fn __rsub__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.apply(o, true, elementwise::sub)
     }
-    fn __mul__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __mul__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Mul, false)
     }
-    fn __rmul__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __rmul__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Mul, true)
     }
-    fn __truediv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __truediv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Div, false)
     }
-    fn __rtruediv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __rtruediv__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Div, true)
     }
-    fn __matmul__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
-        let Ok(t) = o.extract::<PyRef<'_, Tensor>>() else { return Ok(None) };
-        Ok(Some(Tensor(self.0.matmul(&t.0).py()?)))
+    fn __matmul__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let Ok(t) = o.extract::<PyRef<'_, Tensor>>() else { return Ok(o.py().NotImplemented()) };
+        Ok(Bound::new(o.py(), Tensor(self.0.matmul(&t.0).py()?))?.into_any().unbind())
     }
     fn __neg__(&self) -> PyResult<Tensor> {
         self.neg()
@@ -603,22 +613,22 @@ impl Tensor {
     fn __pos__(&self) -> Tensor {
         self.clone_ref()
     }
-    fn __eq__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __eq__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Eq, false)
     }
-    fn __ne__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __ne__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Ne, false)
     }
-    fn __lt__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __lt__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Lt, false)
     }
-    fn __le__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __le__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Le, false)
     }
-    fn __gt__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __gt__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Gt, false)
     }
-    fn __ge__(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    fn __ge__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.bin(o, BinaryOp::Ge, false)
     }
     /// Identity hash, as torch: a tensor is a dict key by object (its values change in place).

@@ -191,3 +191,16 @@ def test_modules_match_torch(name, kw, device):
     ref = getattr(torch.nn, name)(**kw)(torch.tensor(x)).numpy()
     np.testing.assert_allclose(ours, ref, rtol=2e-6, atol=1e-6)
     assert repr(getattr(vkml.nn, name)(**kw)).split("(")[0] == name
+
+
+@pytest.mark.parametrize("name", ["relu", "relu6", "hardtanh"])
+def test_gradient_at_nan_passes_as_torch(name, device):
+    """torch's threshold and hardtanh backward pass the gradient where the input is not at or beyond a bound: NaN
+    included (issue #20)."""
+
+    def grads(lib, dev):
+        x = lib.tensor([float("nan"), -1.0, 0.5, 7.0], device=dev, requires_grad=True)
+        getattr(lib.nn.functional, name)(x).sum().backward()
+        return x.grad.tolist()
+
+    assert grads(vkml, device) == grads(torch, "cpu")

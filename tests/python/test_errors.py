@@ -6,6 +6,20 @@ import vkml
 from helpers import DEVICES, check_unsupported, each, error, shapes_re
 
 VULKAN = [d for d in DEVICES if d != "cpu"]
+ZERO_SIZE = r"sizes should be greater than 0, but got input \(H: 4, W: 4\) output \(H: 0, W: 0\)"
+
+
+def F(lib):
+    return lib.nn.functional
+
+
+def bn_stats(x, lib, dev):
+    return F(lib).batch_norm(x, lib.zeros(5, device=dev), lib.ones(5, device=dev))
+
+
+def bn_weight(x, lib, dev):
+    return F(lib).batch_norm(x, None, None, lib.ones(5, device=dev), training=True)
+
 
 CASES = [
     # shapes that do not fit -> RuntimeError naming both shapes
@@ -55,6 +69,20 @@ CASES = [
     error("mean", [(3,)], lambda x: x.mean(), (TypeError, RuntimeError), dtype="int64"),
     error("matmul", [(2, 3), (3, 2)], lambda a, b: a @ b, (TypeError, RuntimeError), dtype=("float16", "float32")),
     error("add_", [(3,), (3,)], lambda a, b: a.add_(b), (TypeError, RuntimeError), dtype=("int32", "float32")),
+    # operands that are neither tensors nor numbers: Python's TypeError, as torch's (issue #20)
+    error("add", [(3,)], lambda x: x + "a", TypeError, "unsupported operand"),
+    error("mul", [(3,)], lambda x: x * None, TypeError, "unsupported operand"),
+    error("add", [(3,)], lambda x: x + [1, 2, 3], TypeError, "unsupported operand"),
+    error("sub", [(3,)], lambda x: {} - x, TypeError, "unsupported operand"),
+    error("matmul", [(3,)], lambda x: x @ "a", TypeError, "unsupported operand"),
+    # shapes of batch_norm's statistics and interpolate's sizes, with torch's RuntimeError and message
+    error("batch_norm", [(2, 3, 4, 4)], bn_stats, RuntimeError, "running_mean should contain 3 elements not 5"),
+    error("batch_norm", [(2, 3, 4, 4)], bn_weight, RuntimeError, "weight should contain 3 elements not 5"),
+    error("interpolate", [(1, 1, 4, 4)], lambda x, lib: F(lib).interpolate(x, size=0), RuntimeError, ZERO_SIZE),
+    error("interpolate", [(1, 1, 4, 4)], lambda x, lib: F(lib).interpolate(x, scale_factor=-1.0), RuntimeError,
+          r"output \(H: -4, W: -4\)"),
+    error("interpolate", [(1, 2, 5)], lambda x, lib: F(lib).interpolate(x, scale_factor=0.1), RuntimeError,
+          r"input \(W: 5\) output \(W: 0\)"),
     # Python conversions of tensors with more than one element, as torch
     error(None, [(2, 3)], lambda x: x.item(), RuntimeError),
     error(None, [(2, 3)], lambda x: bool(x), RuntimeError),
@@ -65,6 +93,11 @@ CASES = [
 
 
 test_error = each(CASES)
+
+
+def test_comparing_with_none_or_a_string_is_false_as_torch():
+    t = vkml.ones(3)
+    assert (t == None) is False and (t != None) is True and (t == "a") is False  # noqa: E711
 
 
 @pytest.mark.parametrize("op", ["add", "exp", "sum", "matmul", "to"])

@@ -134,8 +134,9 @@ impl Tensor {
         if !self.requires_grad() || !crate::tensor::grad::is_grad_enabled() {
             return Ok(m);
         }
-        let pos = binary(&Operand::Tensor(self.clone()), &zero, BinaryOp::Gt)?;
-        where_(&pos, &Operand::Tensor(self.clone()), &Operand::Tensor(m))
+        // Where x is not ≤ 0 (NaN included, as torch's threshold_backward) the gradient passes.
+        let pass = binary(&Operand::Tensor(self.clone()), &zero, BinaryOp::Le)?.logical_not()?;
+        where_(&pass, &Operand::Tensor(self.clone()), &Operand::Tensor(m))
     }
 }
 

@@ -54,6 +54,11 @@ pub struct Entry {
 
 /// The safetensors bytes of entries whose values are already on the host.
 pub fn serialize(data: &[Entry], metadata: Option<Vec<(String, String)>>) -> Result<Vec<u8>> {
+    if data.iter().any(|e| e.name == "__metadata__") {
+        return Err(Error::Value(
+            "a tensor cannot be saved as '__metadata__': the safetensors format keeps that key for its metadata".into(),
+        ));
+    }
     let views = data
         .iter()
         .map(|e| {
@@ -66,12 +71,24 @@ pub fn serialize(data: &[Entry], metadata: Option<Vec<(String, String)>>) -> Res
     safetensors::serialize(views, meta).map_err(|e| Error::Value(format!("cannot write safetensors: {e}")))
 }
 
-/// The tensors stored in safetensors `bytes`, in file order, created on `device`. A malformed or truncated file
-/// is an error that says what is wrong.
+/// Whether `bytes` start as a safetensors file does: a little-endian header length, then a JSON object that fits.
+pub fn is_safetensors(bytes: &[u8]) -> bool {
+    let Some(len) = bytes.get(..8).and_then(|b| <[u8; 8]>::try_from(b).ok()).map(u64::from_le_bytes) else {
+        return false;
+    };
+    usize::try_from(len).ok().and_then(|n| n.checked_add(8)).is_some_and(|end| end <= bytes.len())
+        && bytes.get(8) == Some(&b'{')
+}
+
+/// The tensors stored in safetensors `bytes`, in file order (the order of their data, the same in every process),
+/// created on `device`. A malformed or truncated file is an error that says what is wrong.
 pub fn load_safetensors(bytes: &[u8], device: DeviceId) -> Result<Vec<(String, Tensor)>> {
     let st = SafeTensors::deserialize(bytes).map_err(|e| Error::Io(format!("not a valid safetensors file: {e}")))?;
+    let mut views = st.tensors();
+    views.sort_by_key(|(name, v)| (v.data().as_ptr() as usize, name.clone()));
     let mut out = Vec::new();
-    for (name, view) in st.iter() {
+    for (name, view) in views {
+        let name = name.as_str();
         let dtype = from_st(view.dtype(), name)?;
         let t = Tensor::from_bytes(view.data().to_vec(), view.shape(), dtype, device)?;
         out.push((name.to_string(), t));

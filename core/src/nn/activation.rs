@@ -41,7 +41,8 @@ fn floats(x: &Tensor, op: &str) -> Result<(Tensor, DType)> {
     Ok((x.to_dtype(d)?, x.dtype()))
 }
 
-/// `hardtanh(x, min_val, max_val)`: clamp with torch's gradient (1 strictly inside, 0 elsewhere).
+/// `hardtanh(x, min_val, max_val)`: clamp with torch's gradient (0 at and beyond the bounds, 1 elsewhere, NaN
+/// included).
 pub fn hardtanh(x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
         return Err(Error::Unsupported("\"hardtanh\" not implemented for 'Bool'".into()));
@@ -49,8 +50,8 @@ pub fn hardtanh(x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
     // Integer inputs keep their dtype: the bounds convert to it, as torch's Scalars do.
     let bound = |v: f64| if x.dtype().is_float() { s(v) } else { Operand::Scalar(Scalar::Int(v as i64)) };
     let clamped = clamp_values(&x.detach(), Some(&bound(lo)), Some(&bound(hi)), false)?;
-    let inside = and(&cmp(x, BinaryOp::Gt, lo)?, &cmp(x, BinaryOp::Lt, hi)?)?;
-    where_(&inside, &t(x), &t(&clamped))
+    let outside = binary(&t(&cmp(x, BinaryOp::Le, lo)?), &t(&cmp(x, BinaryOp::Ge, hi)?), BinaryOp::BitOr)?;
+    where_(&outside.logical_not()?, &t(x), &t(&clamped))
 }
 
 pub fn relu6(x: &Tensor) -> Result<Tensor> {

@@ -19,20 +19,37 @@ pub enum Mode {
 
 /// The output size of each spatial dim and the scale torch uses for it (input/output, or 1/scale_factor).
 fn sizes(input: &[usize], size: Option<&[usize]>, scale_factor: Option<&[f64]>) -> Result<Vec<(usize, f32)>> {
-    match (size, scale_factor) {
+    // (output size as torch computes it, possibly ≤ 0, and the source step per output element).
+    let plan: Vec<(f64, f32)> = match (size, scale_factor) {
         (Some(s), None) if s.len() == input.len() => {
-            Ok(input.iter().zip(s).map(|(&i, &o)| (o, if o > 0 { i as f32 / o as f32 } else { 0.0 })).collect())
+            input.iter().zip(s).map(|(&i, &o)| (o as f64, if o > 0 { i as f32 / o as f32 } else { 0.0 })).collect()
         }
         (None, Some(f)) if f.len() == input.len() => {
-            Ok(input.iter().zip(f).map(|(&i, &s)| ((i as f64 * s).floor() as usize, (1.0 / s) as f32)).collect())
+            input.iter().zip(f).map(|(&i, &s)| ((i as f64 * s).floor(), (1.0 / s) as f32)).collect()
         }
-        (Some(_), Some(_)) => Err(Error::Value("only one of size or scale_factor should be defined".into())),
-        (None, None) => Err(Error::Value("either size or scale_factor should be defined".into())),
-        _ => Err(Error::Value(format!(
-            "Input and output must have the same number of spatial dimensions, but got input with spatial dimensions \
-             of {input:?}"
-        ))),
+        (Some(_), Some(_)) => return Err(Error::Value("only one of size or scale_factor should be defined".into())),
+        (None, None) => return Err(Error::Value("either size or scale_factor should be defined".into())),
+        _ => {
+            return Err(Error::Value(format!(
+                "Input and output must have the same number of spatial dimensions, but got input with spatial \
+                 dimensions of {input:?}"
+            )))
+        }
+    };
+    if let Some(&(o, _)) = plan.iter().find(|&&(o, _)| o > u32::MAX as f64) {
+        return Err(Error::Value(format!("interpolate: an output size of {o} is too large")));
     }
+    if input.contains(&0) || plan.iter().any(|&(o, _)| o.is_nan() || o < 1.0) {
+        let names = &["D", "H", "W"][3usize.saturating_sub(input.len())..];
+        let show =
+            |v: Vec<String>| names.iter().zip(v).map(|(n, v)| format!("{n}: {v}")).collect::<Vec<_>>().join(", ");
+        return Err(Error::Runtime(format!(
+            "Input and output sizes should be greater than 0, but got input ({}) output ({})",
+            show(input.iter().map(|i| i.to_string()).collect()),
+            show(plan.iter().map(|(o, _)| format!("{o}")).collect())
+        )));
+    }
+    Ok(plan.into_iter().map(|(o, step)| (o as usize, step)).collect())
 }
 
 fn index(v: Vec<i64>, device: crate::base::buffer::DeviceId) -> Result<Tensor> {

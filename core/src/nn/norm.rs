@@ -43,19 +43,22 @@ fn affine(y: Tensor, weight: Option<&Tensor>, bias: Option<&Tensor>, shape: &[i6
 
 /// A per-channel parameter must have one value per channel. batch_norm reports a wrong one as torch does, from the
 /// index it fails on; the others with torch's RuntimeError.
-fn check_param(p: Option<&Tensor>, n: usize, what: &str, as_index: bool) -> Result<()> {
+fn check_param(p: Option<&Tensor>, n: usize, what: &str) -> Result<()> {
     match p {
-        Some(p) if p.shape() != [n] => {
-            let msg = format!(
-                "Expected {what} to be a vector of size equal to the number of channels in input ({n}), but got {what} \
-                 of shape {:?}",
-                p.shape()
-            );
-            Err(if as_index {
-                Error::Index(format!("{msg}: select(): index out of range"))
-            } else {
-                Error::Runtime(msg)
-            })
+        Some(p) if p.shape() != [n] => Err(Error::Runtime(format!(
+            "Expected {what} to be a vector of size equal to the number of channels in input ({n}), but got {what} \
+             of shape {:?}",
+            p.shape()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// batch_norm's per-channel tensors, with torch's message.
+fn check_channels(p: Option<&Tensor>, c: usize, what: &str) -> Result<()> {
+    match p {
+        Some(p) if p.shape() != [c] => {
+            Err(Error::Runtime(format!("{what} should contain {c} elements not {}", p.numel())))
         }
         _ => Ok(()),
     }
@@ -82,12 +85,20 @@ pub fn batch_norm(
         )));
     }
     let c = x.shape()[1];
-    for (p, what) in [(weight, "weight"), (bias, "bias"), (running_mean, "running_mean"), (running_var, "running_var")]
-    {
-        check_param(p, c, what, true)?;
-    }
     if x.numel() == 0 {
-        return x.copy(); // as torch: an empty batch comes back empty before the dtype is looked at
+        // As torch: an empty batch comes back empty before sizes or the dtype are looked at, though torch reads
+        // weight[0] and bias[0] where they are given.
+        if let Some(p) = [weight, bias].into_iter().flatten().find(|p| p.numel() == 0) {
+            return Err(Error::Index(format!(
+                "select(): index 0 out of range for tensor of size {:?} at dimension 0",
+                p.shape()
+            )));
+        }
+        return x.copy();
+    }
+    for (p, what) in [(running_mean, "running_mean"), (running_var, "running_var"), (weight, "weight"), (bias, "bias")]
+    {
+        check_channels(p, c, what)?;
     }
     let d = stat_dtype(x, "batch_norm")?;
     let mut shape = vec![1i64; x.ndim()];
@@ -178,8 +189,8 @@ pub fn group_norm(
         )));
     }
     let c = x.shape()[1];
-    check_param(weight, c, "weight", false)?;
-    check_param(bias, c, "bias", false)?;
+    check_param(weight, c, "weight")?;
+    check_param(bias, c, "bias")?;
     let d = stat_dtype(x, "group_norm")?;
     let n = x.shape()[0] as i64;
     let grouped = x.to_dtype(d)?.reshape(&[n, num_groups as i64, -1])?;
