@@ -232,16 +232,16 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
         throw new Error(`Error(s) in loading state_dict for ${this.constructor.name}: missing keys ` +
           `[${missing.join(", ")}], unexpected keys [${unexpected.join(", ")}]`);
       }
-      no_grad(() => {
-        for (const [k, dst] of Object.entries(own)) {
-          if (!(k in sd)) continue;
-          const src = sd[k];
-          if (String(src.shape) !== String(dst.shape)) {
-            throw new Error(`size mismatch for ${k}: copying a param with shape [${src.shape}] from checkpoint, ` +
-              `the shape in current model is [${dst.shape}]`);
-          }
-          dst.copy_(src.to({ device: dst.device, dtype: dst.dtype }));
+      // Every shape is checked before anything is written, so a failed call leaves the module as it was.
+      const loads = Object.entries(own).filter(([k]) => k in sd);
+      for (const [k, dst] of loads) {
+        if (String(sd[k].shape) !== String(dst.shape)) {
+          throw new Error(`size mismatch for ${k}: copying a param with shape [${sd[k].shape}] from checkpoint, ` +
+            `the shape in current model is [${dst.shape}]`);
         }
+      }
+      no_grad(() => {
+        for (const [k, dst] of loads) dst.copy_(sd[k].to({ device: dst.device, dtype: dst.dtype }));
       });
       return { missing_keys: missing, unexpected_keys: unexpected };
     }

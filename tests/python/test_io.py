@@ -26,3 +26,17 @@ def test_the_metadata_key_is_refused_before_anything_is_written(tmp_path):
     with pytest.raises(ValueError, match="__metadata__"):
         vkml.save({"__metadata__": vkml.ones(2)}, path)
     assert not path.exists()
+
+
+def test_a_failed_load_state_dict_changes_nothing():
+    """Every key and shape is checked before anything is written (torch copies what fits, then raises)."""
+    model = vkml.nn.Sequential(vkml.nn.Linear(3, 2), vkml.nn.Linear(2, 4))
+    before = {k: v.tolist() for k, v in model.state_dict().items()}
+    bad = {k: vkml.zeros(*v.shape) for k, v in model.state_dict().items()}
+    bad["1.weight"] = vkml.zeros(5, 2)
+    with pytest.raises(RuntimeError, match="size mismatch for 1.weight"):
+        model.load_state_dict(bad)
+    del bad["1.weight"]
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "1.weight"'):
+        model.load_state_dict(bad)
+    assert {k: v.tolist() for k, v in model.state_dict().items()} == before

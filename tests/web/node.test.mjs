@@ -171,3 +171,12 @@ test("a module's own parameters come before its children's, as in torch", () => 
   assert.deepEqual(net.named_parameters().map(([n]) => n), ["scale", "fc.weight", "fc.bias"]);
   assert.deepEqual(Object.keys(net.state_dict()), ["scale", "count", "fc.weight", "fc.bias"]);
 });
+
+test("a failed load_state_dict changes nothing", async () => {
+  const m = new vkml.nn.Sequential(new vkml.nn.Linear(3, 2), new vkml.nn.Linear(2, 4));
+  const before = await m["0"].weight.data();
+  const bad = Object.fromEntries(Object.entries(m.state_dict()).map(([k, v]) => [k, vkml.zeros(v.shape)]));
+  bad["1.weight"] = vkml.zeros([5, 2]);
+  assert.throws(() => m.load_state_dict(bad), /size mismatch for 1.weight/);
+  assert.deepEqual(await m["0"].weight.data(), before);
+});

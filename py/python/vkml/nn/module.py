@@ -255,6 +255,9 @@ class Module:
                 errors.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ".")
             if missing:
                 errors.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ".")
+        # Everything is checked before anything is written, so a failed call leaves the module as it was (torch
+        # copies the keys that fit and then raises).
+        loads = []
         for k, target in own.items():
             if k not in state_dict:
                 continue
@@ -264,14 +267,15 @@ class Module:
                     f"size mismatch for {k}: copying a param with shape {tuple(src.shape)} from checkpoint, "
                     f"the shape in current model is {tuple(target.shape)}."
                 )
-                continue
-            if assign:
-                self._assign(k, src, target)
-                continue
-            with no_grad():
-                target.copy_(src.to(target.device, target.dtype))
+            loads.append((k, src, target))
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
+        for k, src, target in loads:
+            if assign:
+                self._assign(k, src, target)
+            else:
+                with no_grad():
+                    target.copy_(src.to(target.device, target.dtype))
         return _IncompatibleKeys(missing, unexpected)
 
     def _assign(self, key, src, target):
