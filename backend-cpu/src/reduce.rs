@@ -1,4 +1,5 @@
-//! Reductions over the trailing `axes` dims of a view, each output accumulated sequentially in index order.
+//! Reductions over the trailing `axes` dims of a view, each output accumulated sequentially in index order; float32
+//! sums accumulate in f64 and round once, so the oracle's sum stays within a rounding of exact at any length.
 
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
@@ -17,8 +18,8 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     };
     let vals = gather(bytes, dtype, view, c);
     let v = match vals {
-        Values::F32(x) => float_reduce(op, &x, outer, inner, (0.0f32, 1.0), f32::NEG_INFINITY, f32::INFINITY),
-        Values::F64(x) => float_reduce(op, &x, outer, inner, (0.0f64, 1.0), f64::NEG_INFINITY, f64::INFINITY),
+        Values::F32(x) => float_reduce(op, &x, outer, inner, 1.0, f32::NEG_INFINITY, f32::INFINITY),
+        Values::F64(x) => float_reduce(op, &x, outer, inner, 1.0, f64::NEG_INFINITY, f64::INFINITY),
         Values::I64(x) => Values::I64(
             (0..outer)
                 .map(|o| {
@@ -46,9 +47,11 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     encode(&v, out)
 }
 
-trait Float: Copy + PartialOrd + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+trait Float: Copy + PartialOrd + std::ops::Mul<Output = Self> {
     fn nan(self) -> bool;
     fn wrap(v: Vec<Self>) -> Values;
+    /// A row's sum, accumulated in f64 from +0.0 (an empty sum is +0.0, as torch's).
+    fn sum(row: &[Self]) -> Self;
 }
 
 impl Float for f32 {
@@ -57,6 +60,9 @@ impl Float for f32 {
     }
     fn wrap(v: Vec<f32>) -> Values {
         Values::F32(v)
+    }
+    fn sum(row: &[f32]) -> f32 {
+        row.iter().fold(0.0f64, |s, &v| s + f64::from(v)) as f32
     }
 }
 
@@ -67,22 +73,17 @@ impl Float for f64 {
     fn wrap(v: Vec<f64>) -> Values {
         Values::F64(v)
     }
+    fn sum(row: &[f64]) -> f64 {
+        row.iter().fold(0.0, |s, &v| s + v)
+    }
 }
 
 /// Sum, product, NaN-propagating max/min, and argmax/argmin where the first NaN (else the first extreme) wins, as torch.
 #[allow(clippy::too_many_arguments)]
-fn float_reduce<T: Float>(
-    op: ReduceOp,
-    x: &[T],
-    outer: usize,
-    inner: usize,
-    (zero, one): (T, T),
-    lowest: T,
-    highest: T,
-) -> Values {
+fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, one: T, lowest: T, highest: T) -> Values {
     let rows = (0..outer).map(|o| &x[o * inner..(o + 1) * inner]);
     match op {
-        ReduceOp::Sum => T::wrap(rows.map(|r| r.iter().fold(zero, |s, &v| s + v)).collect()),
+        ReduceOp::Sum => T::wrap(rows.map(T::sum).collect()),
         ReduceOp::Prod => T::wrap(rows.map(|r| r.iter().fold(one, |s, &v| s * v)).collect()),
         ReduceOp::Max => T::wrap(
             rows.map(|r| r.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v })).collect(),

@@ -42,7 +42,22 @@ pub fn save(
         None => None,
     };
     let bytes = py.detach(|| save_safetensors(&tensors, meta)).py()?;
-    std::fs::write(&path, bytes).map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", path.display())))
+    write_atomic(&path, &bytes).map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Write `bytes` to a temporary file beside `path`, flush it to disk and rename it over `path`: a failed or killed
+/// write leaves the previous file whole (the temporary one is removed). New files get the usual permissions.
+fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".vkml-save-");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map(|_| ()).map_err(|e| e.error)
 }
 
 /// A checkpoint value as a Python object (dicts keep their order).

@@ -1,5 +1,8 @@
-"""vkml.save and vkml.load: the format told from the whole header (a safetensors header length may begin with the
-pickle byte 0x80), keys read back in one fixed order, and the safetensors format's own key refused (issue #20)."""
+"""vkml.save and vkml.load (issue #20): the format told from the whole header (a safetensors header length may begin
+with the pickle byte 0x80), keys read back in one fixed order, the safetensors format's own key refused, a failed
+save that keeps the previous file, and a failed load_state_dict that changes nothing."""
+
+import signal
 
 import pytest
 import vkml
@@ -40,3 +43,22 @@ def test_a_failed_load_state_dict_changes_nothing():
     with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "1.weight"'):
         model.load_state_dict(bad)
     assert {k: v.tolist() for k, v in model.state_dict().items()} == before
+
+
+def test_a_failed_save_keeps_the_previous_file(tmp_path):
+    """vkml.save writes beside the file and renames over it: a save that fails (here, a file-size limit) leaves the
+    old checkpoint whole and no temporary file behind (issue #20, item 7)."""
+    resource = pytest.importorskip("resource")
+    path = tmp_path / "m.safetensors"
+    vkml.save({"w": vkml.ones(4)}, path)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, hard))
+    old_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    try:
+        with pytest.raises(OSError, match="cannot write"):
+            vkml.save({"w": vkml.ones(1 << 18)}, path)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, old_handler)
+    assert vkml.load(path)["w"].tolist() == [1.0] * 4
+    assert [p.name for p in tmp_path.iterdir()] == ["m.safetensors"]

@@ -3,6 +3,7 @@ empty inputs, input classes and dtypes."""
 
 import numpy as np
 import pytest
+import vkml
 from gradcheck import check_grad
 from helpers import case, check_op, each, error, matrix
 
@@ -123,3 +124,18 @@ def test_long_reductions_keep_gradients(device):
     ties, which chunks would divide per chunk)."""
     check_grad("sum", [(3, 70001)], lambda x: x.sum(dim=1), device)
     check_grad("amax", [np.round(np.linspace(-3, 3, 70001))], lambda x: x.amax(), device)
+
+
+def test_long_sums_are_exact_where_torch_is(device):
+    """2**25 ones sum to 2**25 and average 1 on every device (the CPU summed one by one in float32: 2**24 and 0.5,
+    issue #20)."""
+    x = vkml.ones(2**25, device=device)
+    assert x.sum().item() == 2**25 and x.mean().item() == 1.0
+    assert vkml.ones(3, 2**23 + 8, device=device).sum(dim=1).tolist() == [2**23 + 8] * 3
+
+
+def test_the_cpu_oracle_sums_within_a_rounding_of_exact():
+    """A row just short of the split (65,535 values of float32(0.1)): the CPU accumulates in float64 and rounds once."""
+    x = np.full(65535, 0.1, np.float32)
+    exact = np.float32(x.astype(np.float64).sum())
+    assert vkml.tensor(x).sum().item() == exact
