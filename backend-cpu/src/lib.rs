@@ -23,6 +23,9 @@ use vkml_core::graph::op::Op;
 use vkml_core::util::error::{Error, Result};
 use vkml_core::util::future::{ready, BoxFuture};
 
+/// Allocations from this size up are reserved once before they are made (the probe costs a map and an unmap).
+const PROBE_BYTES: usize = 1 << 30;
+
 /// Host memory in NumPy layout; written once by the kernel that produces it.
 pub(crate) struct CpuBuffer {
     bytes: RwLock<Vec<u8>>,
@@ -105,7 +108,12 @@ impl Backend for CpuBackend {
 
     fn alloc(&self, id: DeviceId, dtype: DType, len: usize) -> Result<Buffer> {
         // Every kernel output is allocated here and then replaced whole by the kernel's result (`run`), so the
-        // placeholder holds nothing: zeroing and copying one was a fifth of a CNN training step.
+        // placeholder holds nothing: zeroing and copying one was a fifth of a CNN training step. A large one is
+        // reserved once first, so that a size past the machine's memory is refused here rather than aborting in
+        // the kernel.
+        if len.saturating_mul(dtype.itemsize()) >= PROBE_BYTES {
+            drop(vkml_core::util::host::reserve(len, dtype.itemsize())?);
+        }
         Ok(Buffer::new(id, dtype, len, Arc::new(CpuBuffer { bytes: RwLock::new(Vec::new()) })))
     }
 

@@ -127,3 +127,33 @@ def test_errors_leave_the_module_usable(device):
         with pytest.raises((RuntimeError, IndexError)):
             bad().numpy()
     assert (np.asarray((x * 2).numpy()) == 2).all()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: vkml.zeros(0, 2**62, 4),
+        lambda: vkml.ones(0).reshape(0, 2**62, 4),
+        lambda: vkml.ones(3).narrow(0, 1, 2**63 - 1),
+        lambda: vkml.ones(2).repeat(2**62),
+    ],
+    ids=["zeros", "reshape", "narrow", "repeat"],
+)
+def test_huge_sizes_give_an_answer_or_an_exception_never_a_panic(make):
+    """Size arithmetic is checked: a PanicException (a BaseException, which `except Exception` misses) fails here
+    (issue #20, item 5)."""
+    try:
+        make()
+    except Exception as e:
+        assert isinstance(e, (RuntimeError, IndexError, ValueError)), e
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda: vkml.zeros(10**12).sum().item(), lambda: vkml.arange(2**40), lambda: vkml.linspace(0, 1, 2**40)],
+    ids=["zeros", "arange", "linspace"],
+)
+def test_memory_past_the_machine_is_torchs_runtime_error_not_an_abort(make):
+    """On the CPU the bytes are reserved before they are filled (issue #20, item 1)."""
+    with pytest.raises(RuntimeError, match="can't allocate memory"):
+        make()

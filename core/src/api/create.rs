@@ -82,7 +82,7 @@ impl Tensor {
         };
         // Sizes are checked before anything is allocated (a range of 2^62 values must be an error, not a hang).
         crate::base::view::checked_numel(&[len])?;
-        let mut bytes = Vec::with_capacity(len * dtype.itemsize());
+        let mut bytes = crate::util::host::reserve(len, dtype.itemsize())?;
         let ints = dtype.category() != Category::Float;
         for i in 0..len {
             if ints {
@@ -122,7 +122,7 @@ impl Tensor {
         crate::base::view::checked_numel(&[n])?;
         // One step gives start; otherwise the first half counts up from start and the rest down from end.
         let half = if n == 1 { 1 } else { n / 2 };
-        let mut bytes = Vec::with_capacity(n * dtype.itemsize());
+        let mut bytes = crate::util::host::reserve(n, dtype.itemsize())?;
         match dtype {
             DType::F64 | DType::I32 | DType::I64 | DType::Bool => {
                 let ints = dtype != DType::F64;

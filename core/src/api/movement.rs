@@ -206,7 +206,7 @@ impl Tensor {
         let d = wrap_dim(dim, self.ndim())?;
         let size = self.shape()[d] as i64;
         let s = if start < 0 { start + size } else { start };
-        if s < 0 || s > size || length < 0 || s + length > size {
+        if s < 0 || s > size || length < 0 || length > size - s {
             return Err(Error::Index(format!(
                 "start ({start}) + length ({length}) exceeds dimension size ({size}) of dim {d}"
             )));
@@ -234,7 +234,10 @@ impl Tensor {
         for (&r, &s) in sizes.iter().zip(&own) {
             split.extend([1, s as i64]);
             expanded.extend([r as usize, s]);
-            merged.push(r * s as i64);
+            let n = r.checked_mul(s as i64).ok_or_else(|| {
+                Error::Runtime(format!("repeat: {s} elements repeated {r} times are too many for one dim"))
+            })?;
+            merged.push(n);
         }
         self.reshape(&split)?.expand(&expanded)?.contiguous()?.reshape(&merged)
     }

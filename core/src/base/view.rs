@@ -26,13 +26,14 @@ pub fn checked_numel(shape: &[usize]) -> Result<usize> {
     }
 }
 
-/// Row-major strides of a contiguous shape.
+/// Row-major strides of a contiguous shape. They saturate only where a dim of size 0 makes the product of the
+/// others meaningless (no element is ever addressed); other shapes' products are checked by `checked_numel`.
 pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; shape.len()];
     let mut acc = 1isize;
     for i in (0..shape.len()).rev() {
         strides[i] = acc;
-        acc *= shape[i].max(1) as isize;
+        acc = acc.saturating_mul(isize::try_from(shape[i].max(1)).unwrap_or(isize::MAX));
     }
     strides
 }
