@@ -180,3 +180,11 @@ test("a failed load_state_dict changes nothing", async () => {
   assert.throws(() => m.load_state_dict(bad), /size mismatch for 1.weight/);
   assert.deepEqual(await m["0"].weight.data(), before);
 });
+
+test("sizes past wasm32's and arrays nested past 64 levels are refused, not capped or overflowing", () => {
+  assert.throws(() => vkml.zeros([2 ** 32 + 5, 0]), RangeError);
+  let deep = [1];
+  for (let i = 0; i < 10000; i++) deep = [deep];
+  assert.throws(() => vkml.tensor(deep), /past 64 levels/);
+  assert.deepEqual(vkml.zeros([2 ** 20, 0]).shape, [2 ** 20, 0]);
+});

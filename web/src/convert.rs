@@ -41,13 +41,19 @@ pub(crate) fn opt_dtype(options: &JsValue) -> JsResult<Option<DType>> {
     opt_string(options, "dtype")?.map(|n| DType::from_name(&n).js()).transpose()
 }
 
-/// A non-negative integer argument (sizes, shapes).
+/// A non-negative integer argument (sizes, shapes), within this platform's address space (2^32 − 1 in wasm32).
 pub(crate) fn usize_of(v: f64, what: &str) -> JsResult<usize> {
-    if v >= 0.0 && v.fract() == 0.0 && v <= 2f64.powi(53) {
-        Ok(v as usize)
-    } else {
-        Err(type_error(&format!("{what} must be a non-negative integer, not {v}")))
+    if !(v >= 0.0 && v.fract() == 0.0 && v <= 2f64.powi(53)) {
+        return Err(type_error(&format!("{what} must be a non-negative integer, not {v}")));
     }
+    if v > usize::MAX as f64 {
+        return Err(js_sys::RangeError::new(&format!(
+            "{what} {v} exceeds this platform's sizes (at most {})",
+            usize::MAX
+        ))
+        .into());
+    }
+    Ok(v as usize)
 }
 
 /// A shape from a JavaScript array of integers.
@@ -132,11 +138,21 @@ fn from_values(values: &[f64], shape: &[usize], dtype: DType, device: DeviceId) 
     Core::from_bytes(bytes, shape, dtype, device).js()
 }
 
+/// The most dims nested arrays may give (NumPy's limit).
+const MAX_DIMS: usize = 64;
+
 /// The values of nested arrays (row-major, as f64), their shape, and whether every value is a boolean.
 fn nested(data: &JsValue) -> JsResult<(Vec<f64>, Vec<usize>, bool)> {
     let mut shape = Vec::new();
     let mut probe = data.clone();
     while let Some(a) = probe.dyn_ref::<js_sys::Array>() {
+        // The values are gathered recursively, one level a dim: a bound keeps that within the wasm stack.
+        if shape.len() == MAX_DIMS {
+            return Err(js_sys::RangeError::new(&format!(
+                "tensor data nests arrays past {MAX_DIMS} levels (at most {MAX_DIMS} dims)"
+            ))
+            .into());
+        }
         shape.push(a.length() as usize);
         probe = a.get(0);
     }
