@@ -129,6 +129,9 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     },
   };
 
+  const isParam = (m, k, v) => PARAMS.has(v);
+  const isBuffer = (m, k) => m._buffers.has(k);
+
   class Module {
     constructor() {
       this.training = true;
@@ -161,23 +164,26 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     /** [name, tensor] for every parameter, in torch's order: each module's own (as registered), then its
      * children's ("fc.bias", "0.weight"). */
     named_parameters(prefix = "") {
-      return this._named(prefix, (m, k, v) => PARAMS.has(v));
+      return this._named(prefix, isParam);
     }
     parameters() {
       return this.named_parameters().map(([, p]) => p);
     }
     named_buffers(prefix = "") {
-      return this._named(prefix, (m, k) => m._buffers.has(k));
+      return this._named(prefix, isBuffer);
     }
     buffers() {
       return this.named_buffers().map(([, b]) => b);
     }
-    /** The tensors that `keep` picks in every module, each module's own before its children's. */
-    _named(prefix, keep) {
+    /** [name, tensor] module by module (each module's own before its children's), in each module the tensors
+     * each `keep` picks, in turn. */
+    _named(prefix, ...keeps) {
       const out = [];
       for (const [path, m] of this.named_modules(prefix)) {
-        for (const [k, v] of Object.entries(m)) {
-          if (v instanceof Tensor && keep(m, k, v)) out.push([path ? `${path}.${k}` : k, v]);
+        for (const keep of keeps) {
+          for (const [k, v] of Object.entries(m)) {
+            if (v instanceof Tensor && keep(m, k, v)) out.push([path ? `${path}.${k}` : k, v]);
+          }
         }
       }
       return out;
@@ -210,14 +216,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }
     /** An object from torch's names to tensors: each module's parameters, then its buffers, then its children's. */
     state_dict() {
-      const out = {};
-      for (const [path, m] of this.named_modules()) {
-        const own = (keep) => Object.entries(m).filter(([k, v]) => v instanceof Tensor && keep(k, v));
-        for (const [k, v] of [...own((k, v) => PARAMS.has(v)), ...own((k) => m._buffers.has(k))]) {
-          out[path ? `${path}.${k}` : k] = v.detach();
-        }
-      }
-      return out;
+      return Object.fromEntries(this._named("", isParam, isBuffer).map(([k, v]) => [k, v.detach()]));
     }
     /**
      * Copy values in from an object of tensors (e.g. `load_safetensors(bytes)` of a torch state_dict) or from
@@ -384,7 +383,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     }
   }
 
-  /** The parameters of a layer whose layout is the engine's (`_Rnn`, `_Mha`), in the layout's order. */
+  /** The parameters of a layer whose layout is the engine's (`_Weighted`, `_Rnn`, `_Mha`), in its order. */
   const held = (m) => m._layoutNames.map((n) => n.split(".").reduce((o, k) => o[k], m));
 
   /** Start a layout's parameters again as torch does. */

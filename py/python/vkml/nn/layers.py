@@ -28,10 +28,6 @@ def _channels(module, in_channels, out_channels, groups):
     module.in_channels, module.out_channels, module.groups = in_channels, out_channels, groups
 
 
-def _reset(module):
-    module._layout.reset(layout.params(module))
-
-
 class Identity(Module):
     def __init__(self, *args, **kwargs):
         super().__init__()
@@ -48,7 +44,7 @@ class Linear(Module):
         self.in_features, self.out_features = in_features, out_features
         _weighted(self, (out_features, in_features), out_features if bias else None, device, dtype)
 
-    reset_parameters = _reset
+    reset_parameters = layout.reset
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)
@@ -135,7 +131,7 @@ class _ConvNd(Module):
         shape = (out_channels, in_channels // groups, *self.kernel_size)
         _weighted(self, shape, out_channels if bias else None, device, dtype)
 
-    reset_parameters = _reset
+    reset_parameters = layout.reset
 
     def forward(self, input):
         return self._conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
@@ -178,7 +174,7 @@ class ConvTranspose2d(Module):
         shape = (in_channels, out_channels // groups, *self.kernel_size)
         _weighted(self, shape, out_channels if bias else None, device, dtype)
 
-    reset_parameters = _reset
+    reset_parameters = layout.reset
 
     def forward(self, input, output_size=None):
         if output_size is not None:

@@ -1,5 +1,6 @@
-"""Layers whose parameters a Rust layout names (vkml_core::nn::rnn, vkml_core::nn::mha): the module holds them
-under those names (a dotted name inside a submodule) and hands them back in the layout's order."""
+"""Layers whose parameters a Rust layout names (vkml_core::nn::weighted, ::rnn, ::mha): the module keeps the layout
+as `_layout`, holds the parameters under its names (a dotted name inside a submodule) and hands them back in the
+layout's order."""
 
 from functools import reduce
 
@@ -8,7 +9,8 @@ from .parameter import Parameter
 
 
 def hold(module, layout, device=None, dtype=None):
-    """Register the layout's parameters on `module` as zeros, then start them as torch does."""
+    """Register the layout's parameters on `module` (whose `_layout` it is) as zeros, then start them as torch
+    does."""
     names = []
     for name, shape in layout.parameters():
         owner, _, leaf = name.rpartition(".")
@@ -16,7 +18,12 @@ def hold(module, layout, device=None, dtype=None):
         setattr(target, leaf, Parameter(_vkml.zeros(*shape, device=device, dtype=dtype)))
         names.append(name)
     object.__setattr__(module, "_layout_names", names)
-    layout.reset(params(module))
+    reset(module)
+
+
+def reset(module):
+    """Start the module's parameters again as torch does (its `reset_parameters`)."""
+    module._layout.reset(params(module))
 
 
 def params(module):

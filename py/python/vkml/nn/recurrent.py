@@ -22,8 +22,7 @@ class _RNNBase(Module):
         self.proj_size = proj_size
         layout.hold(self, self._layout, device, dtype)
 
-    def reset_parameters(self):
-        self._layout.reset(layout.params(self))
+    reset_parameters = layout.reset
 
     def _run(self, input, h0, c0):
         return self._layout.forward(

@@ -36,8 +36,7 @@ class MultiheadAttention(Module):
         if not add_bias_kv:
             self.bias_k = self.bias_v = None
 
-    def _reset_parameters(self):
-        self._layout.reset(layout.params(self))
+    _reset_parameters = layout.reset
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True, is_causal=False):  # fmt: skip
