@@ -2,7 +2,7 @@
 // generated declarations (pkg/vkml_web.d.ts); this file adds what index.js, nn.js and optim.js define.
 // TypeScript: the `lib` option needs `esnext.disposable` (or `esnext`), as wasm-bindgen's classes declare
 // `Symbol.dispose`.
-import { Tensor } from "./pkg/vkml_web.js";
+import { Tensor, type DescribedTorch, type DescribedFunctional } from "./pkg/vkml_web.js";
 
 export {
   Tensor, manual_seed, no_grad, is_grad_enabled, init_webgpu, best_device, devices, load_safetensors, load, set_eager,
@@ -79,9 +79,10 @@ export declare function randperm(n: number, options?: TensorOptions): Tensor;
 export declare function normal(mean: number, std: number, shape: number[], options?: TensorOptions): Tensor;
 export declare function empty(shape: number[], options?: TensorOptions): Tensor;
 export declare function bernoulli(p: Tensor): Tensor;
-export declare function addmm(input: Tensor, mat1: Tensor, mat2: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
-export declare function addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number }): Tensor;
-export declare function addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number }): Tensor;
+// The engine's described functions: declarations generated from the description (pkg/vkml_web.d.ts).
+export declare const addmm: DescribedTorch["addmm"];
+export declare const addcmul: DescribedTorch["addcmul"];
+export declare const addcdiv: DescribedTorch["addcdiv"];
 export declare function einsum(equation: string, operands: Iterable<Tensor>): Tensor;
 export declare function backward(t: Tensor, gradient?: Tensor, options?: { retain_graph?: boolean }): void;
 export declare function where(cond: Tensor, a: Tensor, b: Tensor): Tensor;
@@ -203,7 +204,8 @@ export declare const nn: {
     (src: Tensor, options?: { src_mask?: Tensor; src_key_padding_mask?: Tensor; is_causal?: boolean }) => Tensor>;
   cross_entropy(input: Tensor, target: Tensor,
     options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
-  functional: {
+  /** torch.nn.functional: the described functions (generated declarations) and those the package adds. */
+  functional: DescribedFunctional & {
     linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor;
     conv1d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: number; padding?: number | "same" | "valid";
       dilation?: number; groups?: number }): Tensor;
@@ -218,19 +220,13 @@ export declare const nn: {
     relu(x: Tensor): Tensor;
     sigmoid(x: Tensor): Tensor;
     tanh(x: Tensor): Tensor;
-    gelu(x: Tensor, options?: { approximate?: "none" | "tanh" }): Tensor;
     silu(x: Tensor): Tensor;
     mish(x: Tensor): Tensor;
-    elu(x: Tensor, alpha?: number): Tensor;
     selu(x: Tensor): Tensor;
-    celu(x: Tensor, alpha?: number): Tensor;
-    leaky_relu(x: Tensor, negative_slope?: number): Tensor;
-    softplus(x: Tensor, beta?: number, threshold?: number): Tensor;
     logsigmoid(x: Tensor): Tensor;
     softsign(x: Tensor): Tensor;
     hardsigmoid(x: Tensor): Tensor;
     hardswish(x: Tensor): Tensor;
-    hardtanh(x: Tensor, min_val?: number, max_val?: number): Tensor;
     relu6(x: Tensor): Tensor;
     /** With a class count: a Tensor at once (device values are checked at the next read). */
     one_hot(x: Tensor, num_classes: number): Tensor;
@@ -242,20 +238,11 @@ export declare const nn: {
     cross_entropy(input: Tensor, target: Tensor,
       options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
     nll_loss(input: Tensor, target: Tensor, options?: { ignore_index?: number; weight?: Tensor } & Reduction): Tensor;
-    mse_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
     scaled_dot_product_attention(q: Tensor, k: Tensor, v: Tensor,
       options?: { attn_mask?: Tensor; is_causal?: boolean; scale?: number; dropout_p?: number }): Tensor;
     interpolate(x: Tensor, options: { size?: number | number[]; scale_factor?: number | number[];
       mode?: "nearest" | "linear" | "bilinear"; align_corners?: boolean }): Tensor;
     pad(x: Tensor, pad: number[], options?: { mode?: "constant" | "reflect" | "replicate" | "circular"; value?: number }): Tensor;
-    l1_loss(input: Tensor, target: Tensor, options?: Reduction): Tensor;
-    smooth_l1_loss(input: Tensor, target: Tensor, options?: { beta?: number } & Reduction): Tensor;
-    huber_loss(input: Tensor, target: Tensor, options?: { delta?: number } & Reduction): Tensor;
-    binary_cross_entropy(input: Tensor, target: Tensor, options?: { weight?: Tensor } & Reduction): Tensor;
-    binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
-      options?: { weight?: Tensor; pos_weight?: Tensor } & Reduction): Tensor;
-    kl_div(input: Tensor, target: Tensor,
-      options?: { reduction?: "mean" | "sum" | "none" | "batchmean"; log_target?: boolean }): Tensor;
     embedding(input: Tensor, weight: Tensor, options?: { padding_idx?: number }): Tensor;
     batch_norm(x: Tensor, running_mean?: Tensor, running_var?: Tensor, weight?: Tensor, bias?: Tensor,
       options?: { training?: boolean; momentum?: number; eps?: number }): Tensor;

@@ -2,6 +2,7 @@
 // shape. Importing this module loads and instantiates the wasm (top-level await), in Node and in a page alike.
 import initWasm, * as wasm from "./pkg/vkml_web.js";
 import { makeData } from "./data.js";
+import { makeDescribed } from "./described.js";
 import { makeNn } from "./nn.js";
 import { makeOptim } from "./optim.js";
 
@@ -49,8 +50,7 @@ Tensor.prototype.set = function (items, value) {
   return value instanceof Tensor ? this._index_put(list, undefined, handle(value)) : this._index_put(list, value);
 };
 
-// Indexing by tensors: each returns a Promise, since an index computed on the device is read back (without
-// blocking) to check it, as torch's CPU kernels do.
+// Indexing by tensors: each returns at once; an index computed on the device is checked at the next read.
 Tensor.prototype.gather = function (dim, index) {
   return wasm._gather(handle(this), dim, handle(index));
 };
@@ -78,8 +78,9 @@ export const {
   best_device, devices, load_safetensors, load, randint, randperm, normal, empty, set_eager, is_eager, stats,
 } = wasm;
 
-/** torch's `addmm(input, mat1, mat2, {beta, alpha})`, `addcmul` and `addcdiv(input, t1, t2, {value})`. */
-export const { addmm, addcmul, addcdiv } = wasm;
+const described = makeDescribed(wasm, { Tensor, handle });
+/** The described functions of torch's own namespace (a Node test checks that each is exported here). */
+export const { addmm, addcmul, addcdiv } = described.torch;
 
 /** `vkml.bernoulli(p)`: 1 with probability p (each element). */
 export const bernoulli = (p) => p.bernoulli();
@@ -101,6 +102,8 @@ export function save_safetensors(obj) {
   return wasm._save_safetensors(names, names.map((n) => handle(obj[n])));
 }
 
-export const nn = makeNn(wasm, { Tensor, handle, no_grad: wasm.no_grad, load_safetensors: wasm.load_safetensors });
+export const nn = makeNn(wasm, {
+  Tensor, handle, no_grad: wasm.no_grad, load_safetensors: wasm.load_safetensors, described: described.F,
+});
 export const optim = makeOptim(wasm, { handle });
 export const data = makeData({ Tensor, tensor, stack, randperm });

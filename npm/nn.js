@@ -1,7 +1,7 @@
 // vkml.nn for JavaScript: Module (subclass it), Parameter, layers, losses, init and functional. The math is the
 // Rust engine's; this file only keeps parameters in order, moves them, and maps torch's names.
 
-export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
+export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, described }) {
   const PARAMS = new WeakSet();
 
   /** Mark a tensor as a parameter (requires_grad on); a Module finds it among its properties. */
@@ -13,6 +13,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
   }
 
   const F = {
+    ...described,
     linear: (x, weight, bias) => wasm._linear(x, weight, handle(bias)),
     conv1d: (x, weight, bias, options) => wasm._conv1d(x, weight, handle(bias), options),
     conv2d: (x, weight, bias, options) => wasm._conv2d(x, weight, handle(bias), options),
@@ -23,19 +24,13 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
     relu: (x) => x.relu(),
     sigmoid: (x) => x.sigmoid(),
     tanh: (x) => x.tanh(),
-    gelu: (x, options) => wasm.gelu(x, options),
     silu: (x) => wasm.silu(x),
     mish: (x) => wasm.mish(x),
-    elu: (x, alpha) => wasm.elu(x, { alpha }),
     selu: (x) => wasm.selu(x),
-    celu: (x, alpha) => wasm.celu(x, { alpha }),
-    leaky_relu: (x, negative_slope) => wasm.leaky_relu(x, { negative_slope }),
-    softplus: (x, beta, threshold) => wasm.softplus(x, { beta, threshold }),
     logsigmoid: (x) => wasm.logsigmoid(x),
     softsign: (x) => wasm.softsign(x),
     hardsigmoid: (x) => wasm.hardsigmoid(x),
     hardswish: (x) => wasm.hardswish(x),
-    hardtanh: (x, min_val, max_val) => wasm.hardtanh(x, { min_val, max_val }),
     relu6: (x) => wasm.relu6(x),
     /** With num_classes: a Tensor at once (device values are checked at the next read); without it (-1): a
      * Promise, as the class count is read from the values first. */
@@ -52,25 +47,12 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors }) {
       const { weight, ...rest } = options;
       return wasm._nll_loss(input, target, rest, handle(weight));
     },
-    mse_loss: (input, target, options) => wasm.mse_loss(input, target, options),
     pad: (x, pad, options) => wasm.pad(x, pad, options),
     interpolate: (x, options) => wasm.interpolate(x, options),
     scaled_dot_product_attention: (q, k, v, options = {}) => {
       const { attn_mask, ...rest } = options;
       return wasm._scaled_dot_product_attention(q, k, v, rest, handle(attn_mask));
     },
-    l1_loss: (input, target, options) => wasm.l1_loss(input, target, options),
-    smooth_l1_loss: (input, target, options) => wasm.smooth_l1_loss(input, target, options),
-    huber_loss: (input, target, options) => wasm.huber_loss(input, target, options),
-    binary_cross_entropy: (input, target, options = {}) => {
-      const { weight, ...rest } = options;
-      return wasm.binary_cross_entropy(input, target, rest, handle(weight));
-    },
-    binary_cross_entropy_with_logits: (input, target, options = {}) => {
-      const { weight, pos_weight, ...rest } = options;
-      return wasm.binary_cross_entropy_with_logits(input, target, rest, handle(weight), handle(pos_weight));
-    },
-    kl_div: (input, target, options) => wasm.kl_div(input, target, options),
     /** A device-computed index is checked at the next read (an out-of-range one is clamped meanwhile). */
     embedding: (input, weight, options = {}) => wasm._embedding(handle(input), handle(weight), options),
     batch_norm: (x, running_mean, running_var, weight, bias, options) =>

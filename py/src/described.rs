@@ -44,7 +44,7 @@ macro_rules! core_value {
 macro_rules! bind_described {
     ($(
         $(#[doc = $doc:literal])*
-        $name:ident($($t:ident),+ $({$($ot:ident),+})?; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:path;
+        $ns:ident $name:ident($($t:ident),+ $({$($ot:ident),+})?; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:path;
     )*) => {
         $(
             #[pyfunction]

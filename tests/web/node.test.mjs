@@ -31,12 +31,40 @@ test("the package is the one built from this checkout", () => {
 });
 
 test("index.d.ts declares every name of vkml.nn, its functional and init, optim, its schedulers and data", () => {
-  const dts = readFileSync(resolve(pkg, "index.d.ts"), "utf8");
+  const dts = ["index.d.ts", "pkg/vkml_web.d.ts"].map((f) => readFileSync(resolve(pkg, f), "utf8")).join("\n");
   const spaces = { nn: vkml.nn, functional: vkml.nn.functional, init: vkml.nn.init, optim: vkml.optim,
     lr_scheduler: vkml.optim.lr_scheduler, data: vkml.data };
   const missing = Object.entries(spaces).flatMap(([space, obj]) =>
     Object.keys(obj).filter((k) => !new RegExp(`^\\s+${k}\\??[:(<]`, "m").test(dts)).map((k) => `${space}.${k}`));
   assert.deepEqual(missing, []);
+});
+
+test("every described function is in torch's namespace, its options positional or one object", async () => {
+  const engine = await import(pathToFileURL(resolve(pkg, "pkg/vkml_web.js")).href);
+  const t = (v) => vkml.tensor(v);
+  const x = t([-2, -0.5, 0, 0.5, 2]);
+  const rows = { torch: vkml, F: vkml.nn.functional };
+  const placed = [];
+  for (const [ns, name] of engine._described()) {
+    assert.equal(typeof rows[ns][name], "function", `${ns}.${name}`);
+    placed.push(name);
+  }
+  assert.ok(placed.includes("hardtanh") && placed.includes("addmm"));
+  const F = vkml.nn.functional;
+  const values = async (a) => Array.from(await a.data());
+  const same = async (a, b) => assert.deepEqual(await values(a), await values(b));
+  await same(F.hardtanh(x, -0.5, 0.25), F.hardtanh(x, { min_val: -0.5, max_val: 0.25 }));
+  await same(F.hardtanh(x, -0.5, { max_val: 0.25 }), F.hardtanh(x, { min_val: -0.5, max_val: 0.25 }));
+  await same(F.hardtanh(x, undefined, 0.25), F.hardtanh(x, { max_val: 0.25 }));
+  assert.deepEqual(await values(F.hardtanh(x, -0.5, 0.25)), [-0.5, -0.5, 0, 0.25, 0.25]);
+  const w = t([1, 2, 1, 2, 1]);
+  const p = t([0.1, 0.2, 0.5, 0.7, 0.9]);
+  const q = t([0, 1, 1, 0, 1]);
+  await same(F.binary_cross_entropy(p, q, w, "sum"), F.binary_cross_entropy(p, q, { weight: w, reduction: "sum" }));
+  assert.throws(() => F.hardtanh(x, { min: 0 }), { name: "TypeError", message: /unexpected keyword argument 'min'/ });
+  assert.throws(() => F.hardtanh(x, 0, 1, 2), { name: "TypeError", message: /at most 3 positional/ });
+  assert.throws(() => F.hardtanh(x, 0, { min_val: 0 }), { name: "TypeError", message: /multiple values/ });
+  assert.throws(() => F.mse_loss(x), { name: "TypeError", message: /missing 1 required/ });
 });
 
 test("Node has no WebGPU: init_webgpu rejects and best_device says why", async () => {

@@ -45,10 +45,14 @@ const layer = new nn.TransformerEncoderLayer(6, 2, { dim_feedforward: 16, dropou
 const enc: vkml.Tensor = layer.forward(vkml.randn([4, 2, 6]));
 const gru = new nn.GRU(3, 5);
 const [seq, hn] = gru.forward(vkml.randn([7, 2, 3]));
+// Described functions: declarations generated from the engine's description, options positional or as one object.
+const clipped: vkml.Tensor = nn.functional.hardtanh(q, -0.5, 0.5);
+const fused: vkml.Tensor = vkml.addcmul(q, q, clipped, { value: 0.5 });
+const bce = nn.functional.binary_cross_entropy_with_logits(q, vkml.rand([2, 4, 6]), { reduction: "sum" });
 const stack = new nn.Sequential(new nn.Linear(6, 6), new nn.ReLU(), new nn.Dropout(0.1));
 console.log(`typed example: loss ${epochLoss(0).toFixed(3)} → ${epochLoss(9).toFixed(3)}, attention ` +
   `[${att.shape}] weights [${weights?.shape}], encoder [${enc.shape}], GRU [${seq.shape}] [${hn.shape}], ` +
-  `${stack.parameters().length} Sequential parameters`);
+  `${stack.parameters().length} Sequential parameters, addcmul [${fused.shape}], BCE [${bce.shape}]`);
 
 // Mistakes the declarations refuse (never run).
 export function mistakes(): void {
@@ -58,4 +62,8 @@ export function mistakes(): void {
   new nn.LSTM(3, 4).forward(x, vkml.zeros([1, 6, 4]));
   // @ts-expect-error: options are torch's names
   new nn.GRU(3, 4, { layers: 2 });
+  // @ts-expect-error: a reduction is one of torch's names
+  nn.functional.mse_loss(x, x, { reduction: "avg" });
+  // @ts-expect-error: the described options are torch's names
+  nn.functional.elu(x, { slope: 1 });
 }

@@ -4,7 +4,8 @@
 //! (keyword arguments with these defaults) and JavaScript (an options object with the same names) together.
 
 /// `described_functions!(cb)` expands
-/// `cb! { $(#[doc = ..] name(tensor, .. {optional tensor, ..}; [option: kind = default] ..) => f;)* }`: `f` takes the
+/// `cb! { $(#[doc = ..] ns name(tensor, .. {optional tensor, ..}; [option: kind = default] ..) => f;)* }`, where `ns`
+/// is the namespace torch has the function in (`torch`, or `F` for `torch.nn.functional`): `f` takes the
 /// tensors, the optional tensors and the options in that order; the brackets keep a default's tokens as written, so
 /// that Python's signature shows them. An option's kind is `f64`, `bool`, `str`, `Reduction` or `KlReduction` (the
 /// last two parsed from torch's strings).
@@ -13,42 +14,42 @@ macro_rules! described_functions {
     ($callback:ident) => {
         $callback! {
             /// `addmm(input, mat1, mat2, beta, alpha)`: beta·input + alpha·(mat1 @ mat2).
-            addmm(input, mat1, mat2; [beta: f64 = 1.0] [alpha: f64 = 1.0]) => $crate::api::linalg::addmm;
+            torch addmm(input, mat1, mat2; [beta: f64 = 1.0] [alpha: f64 = 1.0]) => $crate::api::linalg::addmm;
             /// `addcmul(input, tensor1, tensor2, value)`: input + value·tensor1·tensor2.
-            addcmul(input, tensor1, tensor2; [value: f64 = 1.0]) => $crate::api::pointwise::addcmul;
+            torch addcmul(input, tensor1, tensor2; [value: f64 = 1.0]) => $crate::api::pointwise::addcmul;
             /// `addcdiv(input, tensor1, tensor2, value)`: input + value·tensor1/tensor2.
-            addcdiv(input, tensor1, tensor2; [value: f64 = 1.0]) => $crate::api::pointwise::addcdiv;
+            torch addcdiv(input, tensor1, tensor2; [value: f64 = 1.0]) => $crate::api::pointwise::addcdiv;
             /// `hardtanh(input, min_val, max_val)`: the input clamped to [min_val, max_val].
-            hardtanh(input; [min_val: f64 = -1.0] [max_val: f64 = 1.0]) => $crate::nn::activation::hardtanh;
+            F hardtanh(input; [min_val: f64 = -1.0] [max_val: f64 = 1.0]) => $crate::nn::activation::hardtanh;
             /// `leaky_relu(input, negative_slope)`: x, or negative_slope·x below 0.
-            leaky_relu(input; [negative_slope: f64 = 0.01]) => $crate::nn::activation::leaky_relu;
+            F leaky_relu(input; [negative_slope: f64 = 0.01]) => $crate::nn::activation::leaky_relu;
             /// `elu(input, alpha)`: x, or alpha·(eˣ − 1) below 0.
-            elu(input; [alpha: f64 = 1.0]) => $crate::nn::activation::elu;
+            F elu(input; [alpha: f64 = 1.0]) => $crate::nn::activation::elu;
             /// `celu(input, alpha)`: max(0, x) + min(0, alpha·(e^(x/alpha) − 1)).
-            celu(input; [alpha: f64 = 1.0]) => $crate::nn::activation::celu;
+            F celu(input; [alpha: f64 = 1.0]) => $crate::nn::activation::celu;
             /// `gelu(input, approximate)`: x·Φ(x), or its tanh approximation with approximate = "tanh".
-            gelu(input; [approximate: str = "none"]) => $crate::nn::activation::gelu;
+            F gelu(input; [approximate: str = "none"]) => $crate::nn::activation::gelu;
             /// `softplus(input, beta, threshold)`: log(1 + e^(beta·x))/beta, x itself above threshold/beta.
-            softplus(input; [beta: f64 = 1.0] [threshold: f64 = 20.0]) => $crate::nn::activation::softplus;
+            F softplus(input; [beta: f64 = 1.0] [threshold: f64 = 20.0]) => $crate::nn::activation::softplus;
             /// `mse_loss(input, target, reduction)`: (input − target)², reduced.
-            mse_loss(input, target; [reduction: Reduction = "mean"]) => $crate::nn::functional::mse_loss;
+            F mse_loss(input, target; [reduction: Reduction = "mean"]) => $crate::nn::functional::mse_loss;
             /// `l1_loss(input, target, reduction)`: |input − target|, reduced.
-            l1_loss(input, target; [reduction: Reduction = "mean"]) => $crate::nn::loss::l1_loss;
+            F l1_loss(input, target; [reduction: Reduction = "mean"]) => $crate::nn::loss::l1_loss;
             /// `smooth_l1_loss(input, target, reduction, beta)`: quadratic below beta, linear above, reduced.
-            smooth_l1_loss(input, target; [reduction: Reduction = "mean"] [beta: f64 = 1.0])
+            F smooth_l1_loss(input, target; [reduction: Reduction = "mean"] [beta: f64 = 1.0])
                 => $crate::nn::loss::smooth_l1_loss;
             /// `huber_loss(input, target, reduction, delta)`: quadratic below delta, delta-scaled linear above.
-            huber_loss(input, target; [reduction: Reduction = "mean"] [delta: f64 = 1.0])
+            F huber_loss(input, target; [reduction: Reduction = "mean"] [delta: f64 = 1.0])
                 => $crate::nn::loss::huber_loss;
             /// `binary_cross_entropy(input, target, weight, reduction)` on probabilities.
-            binary_cross_entropy(input, target {weight}; [reduction: Reduction = "mean"])
+            F binary_cross_entropy(input, target {weight}; [reduction: Reduction = "mean"])
                 => $crate::nn::loss::binary_cross_entropy;
             /// `binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)` on logits.
-            binary_cross_entropy_with_logits(input, target {weight, pos_weight}; [reduction: Reduction = "mean"])
+            F binary_cross_entropy_with_logits(input, target {weight, pos_weight}; [reduction: Reduction = "mean"])
                 => $crate::nn::loss::binary_cross_entropy_with_logits;
             /// `kl_div(input, target, reduction, log_target)`: target·(log target − input); reduction may be
             /// "batchmean".
-            kl_div(input, target; [reduction: KlReduction = "mean"] [log_target: bool = false])
+            F kl_div(input, target; [reduction: KlReduction = "mean"] [log_target: bool = false])
                 => $crate::nn::loss::kl_div;
         }
     };

@@ -1,0 +1,35 @@
+// The functions the engine describes once (`_described()`), placed in torch's namespaces: the tensors first, then
+// the optional tensors and the options in torch's order, positionally or as one object (JavaScript's keywords), so
+// `F.elu(x, 0.5)` and `F.elu(x, { alpha: 0.5 })` are torch's `F.elu(x, 0.5)` and `F.elu(x, alpha=0.5)`.
+
+/** `{ torch: {name: fn}, F: {name: fn} }` for every described row. */
+export function makeDescribed(wasm, { Tensor, handle }) {
+  const spaces = { torch: {}, F: {} };
+  const isOptions = (v) =>
+    v !== null && typeof v === "object" && !(v instanceof Tensor) && !Array.isArray(v) && !ArrayBuffer.isView(v);
+  for (const [ns, name, count, optional, options] of wasm._described()) {
+    const names = [...optional, ...options];
+    spaces[ns][name] = (...args) => {
+      if (args.length < count) {
+        throw new TypeError(`${name}() missing ${count - args.length} required tensor argument(s)`);
+      }
+      const rest = args.slice(count);
+      const given = rest.length > 0 && isOptions(rest.at(-1)) ? { ...rest.pop() } : {};
+      for (const key of Object.keys(given)) {
+        if (!names.includes(key)) throw new TypeError(`${name}() got an unexpected keyword argument '${key}'`);
+      }
+      if (rest.length > names.length) {
+        throw new TypeError(`${name}() takes at most ${count + names.length} positional arguments but ${args.length} were given`);
+      }
+      rest.forEach((value, i) => {
+        if (value === undefined) return;
+        if (given[names[i]] !== undefined) throw new TypeError(`${name}() got multiple values for argument '${names[i]}'`);
+        given[names[i]] = value;
+      });
+      const values = {};
+      for (const key of options) if (given[key] !== undefined && given[key] !== null) values[key] = given[key];
+      return wasm[name](...args.slice(0, count), values, ...optional.map((key) => handle(given[key])));
+    };
+  }
+  return spaces;
+}
