@@ -19,11 +19,14 @@ export function makeDescribed(wasm, { Tensor, handle }) {
         if (!names.includes(key)) throw new TypeError(`${name}() got an unexpected keyword argument '${key}'`);
       }
       if (rest.length > names.length) {
-        throw new TypeError(`${name}() takes at most ${count + names.length} positional arguments but ${args.length} were given`);
+        const most = count + names.length;
+        throw new TypeError(`${name}() takes at most ${most} positional arguments but ${args.length} were given`);
       }
       rest.forEach((value, i) => {
         if (value === undefined) return;
-        if (given[names[i]] !== undefined) throw new TypeError(`${name}() got multiple values for argument '${names[i]}'`);
+        if (given[names[i]] !== undefined) {
+          throw new TypeError(`${name}() got multiple values for argument '${names[i]}'`);
+        }
         given[names[i]] = value;
       });
       const values = {};

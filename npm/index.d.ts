@@ -119,10 +119,13 @@ export declare class Module {
   ): { missing_keys: string[]; unexpected_keys: string[] };
 }
 
-/** A layer class: constructor arguments A, and a forward typed F. */
-type ModuleClass<A extends unknown[], F = (x: Tensor) => Tensor> = new (...args: A) => Omit<Module, "forward"> & {
-  forward: F;
-};
+/** A layer class: constructor arguments A, a forward typed F, and methods X of its own. */
+type ModuleClass<A extends unknown[], F = (x: Tensor) => Tensor, X = {}> = new (...args: A) => Omit<Module, "forward"> &
+  X & { forward: F };
+/** torch's reset_parameters of the layers whose parameters the engine's layouts start. */
+type Resets = { reset_parameters(): void };
+/** BatchNorm's own, beside reset_parameters. */
+type RunningStats = Resets & { reset_running_stats(): void };
 type Loss<A extends unknown[]> = ModuleClass<A, (input: Tensor, target: Tensor) => Tensor>;
 type RecurrentOptions = { num_layers?: number; bias?: boolean; batch_first?: boolean; dropout?: number;
   bidirectional?: boolean } & TensorOptions;
@@ -132,22 +135,23 @@ export declare const nn: {
   Module: typeof Module;
   Parameter(t: Tensor, requires_grad?: boolean): Tensor;
   Sequential: ModuleClass<Module[]>;
-  Linear: ModuleClass<[number, number, ({ bias?: boolean } & TensorOptions)?]>;
+  Linear: ModuleClass<[number, number, ({ bias?: boolean } & TensorOptions)?], (x: Tensor) => Tensor, Resets>;
   Conv1d: ModuleClass<[number, number, number, ({ stride?: number; padding?: number | "same" | "valid";
-    dilation?: number; groups?: number; bias?: boolean } & TensorOptions)?]>;
+    dilation?: number; groups?: number; bias?: boolean } & TensorOptions)?], (x: Tensor) => Tensor, Resets>;
   Conv2d: ModuleClass<[number, number, Pair, ({ stride?: Pair; padding?: Pair | "same" | "valid"; dilation?: Pair;
-    groups?: number; bias?: boolean } & TensorOptions)?]>;
+    groups?: number; bias?: boolean } & TensorOptions)?], (x: Tensor) => Tensor, Resets>;
   ConvTranspose2d: ModuleClass<[number, number, Pair, ({ stride?: Pair; padding?: Pair; output_padding?: Pair;
-    groups?: number; dilation?: Pair; bias?: boolean } & TensorOptions)?]>;
+    groups?: number; dilation?: Pair; bias?: boolean } & TensorOptions)?], (x: Tensor) => Tensor, Resets>;
   Upsample: ModuleClass<[{ size?: number | number[]; scale_factor?: number | number[];
     mode?: "nearest" | "linear" | "bilinear"; align_corners?: boolean }?]>;
   BatchNorm1d: ModuleClass<[number, ({ eps?: number; momentum?: number; affine?: boolean;
-    track_running_stats?: boolean } & TensorOptions)?]>;
+    track_running_stats?: boolean } & TensorOptions)?], (x: Tensor) => Tensor, RunningStats>;
   BatchNorm2d: ModuleClass<[number, ({ eps?: number; momentum?: number; affine?: boolean;
-    track_running_stats?: boolean } & TensorOptions)?]>;
+    track_running_stats?: boolean } & TensorOptions)?], (x: Tensor) => Tensor, RunningStats>;
   LayerNorm: ModuleClass<[number | number[], ({ eps?: number; elementwise_affine?: boolean; bias?: boolean }
-    & TensorOptions)?]>;
-  GroupNorm: ModuleClass<[number, number, ({ eps?: number; affine?: boolean } & TensorOptions)?]>;
+    & TensorOptions)?], (x: Tensor) => Tensor, Resets>;
+  GroupNorm: ModuleClass<[number, number, ({ eps?: number; affine?: boolean } & TensorOptions)?],
+    (x: Tensor) => Tensor, Resets>;
   ReLU: ModuleClass<[]>;
   Tanh: ModuleClass<[]>;
   GELU: ModuleClass<[approximate?: "none" | "tanh"]>;
@@ -186,7 +190,8 @@ export declare const nn: {
   BCEWithLogitsLoss: Loss<[({ weight?: Tensor; pos_weight?: Tensor } & Reduction)?]>;
   KLDivLoss: Loss<[{ reduction?: "mean" | "sum" | "none" | "batchmean"; log_target?: boolean }?]>;
   /** A device-computed index is checked at the next read (clamped into range meanwhile). */
-  Embedding: ModuleClass<[number, number, { padding_idx?: number; device?: string; dtype?: string }?]>;
+  Embedding: ModuleClass<[number, number, { padding_idx?: number; device?: string; dtype?: string }?],
+    (input: Tensor) => Tensor, Resets>;
   /** forward(input, h_0) gives [output, h_n]. */
   RNN: ModuleClass<[number, number, (RecurrentOptions & { nonlinearity?: "tanh" | "relu" })?],
     (input: Tensor, hx?: Tensor) => [Tensor, Tensor]>;

@@ -251,11 +251,10 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
       this.embedding_dim = embedding_dim;
       if (padding_idx !== undefined && padding_idx < 0) padding_idx += num_embeddings;
       this.padding_idx = padding_idx;
-      this.weight = Parameter(wasm.zeros([num_embeddings, embedding_dim], { device, dtype }));
-      init.normal_(this.weight);
-      if (padding_idx !== undefined) {
-        no_grad(() => this.weight.set([padding_idx], 0));
-      }
+      hold(this, wasm._Weighted.embedding(num_embeddings, embedding_dim, padding_idx), { device, dtype });
+    }
+    reset_parameters() {
+      reset(this);
     }
     forward(input) {
       return F.embedding(input, this.weight, { padding_idx: this.padding_idx });
@@ -305,22 +304,27 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     }
   }
 
+  /** A normalisation layer's shell: the affine parameters and running statistics its layout (`_Affine`) names. */
+  class Norm extends Module {
+    constructor(shape, { weight, bias, running_stats = false, device, dtype }) {
+      super();
+      hold(this, new wasm._Affine(shape, weight, bias, running_stats), { device, dtype });
+    }
+    reset_parameters() {
+      reset(this);
+    }
+  }
+
   /** BatchNorm1d/2d: torch's parameters and buffers (running_mean, running_var, num_batches_tracked). */
   const batchNorm = (name, dims) => {
-    const cls = class extends Module {
+    const cls = class extends Norm {
       constructor(num_features, options = {}) {
-        super();
         const { eps = 1e-5, momentum = 0.1, affine = true, track_running_stats = true, device, dtype } = options;
+        super([num_features], { weight: affine, bias: affine, running_stats: track_running_stats, device, dtype });
         Object.assign(this, { num_features, eps, momentum, affine, track_running_stats });
-        if (affine) {
-          this.weight = Parameter(wasm.ones([num_features], { device, dtype }));
-          this.bias = Parameter(wasm.zeros([num_features], { device, dtype }));
-        }
-        if (track_running_stats) {
-          this.register_buffer("running_mean", wasm.zeros([num_features], { device, dtype }));
-          this.register_buffer("running_var", wasm.ones([num_features], { device, dtype }));
-          this.register_buffer("num_batches_tracked", wasm.zeros([], { device, dtype: "int64" }));
-        }
+      }
+      reset_running_stats() {
+        resetRunningStats(this);
       }
       forward(x) {
         if (!dims.includes(x.ndim)) throw new Error(`expected ${dims.map((d) => `${d}D`).join(" or ")} input (got ${x.ndim}D input)`);
@@ -336,29 +340,21 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     return cls;
   };
 
-  class LayerNorm extends Module {
+  class LayerNorm extends Norm {
     constructor(normalized_shape, { eps = 1e-5, elementwise_affine = true, bias = true, device, dtype } = {}) {
-      super();
       const shape = Array.isArray(normalized_shape) ? normalized_shape : [normalized_shape];
+      super(shape, { weight: elementwise_affine, bias: elementwise_affine && bias, device, dtype });
       Object.assign(this, { normalized_shape: shape, eps });
-      if (elementwise_affine) {
-        this.weight = Parameter(wasm.ones(shape, { device, dtype }));
-        if (bias) this.bias = Parameter(wasm.zeros(shape, { device, dtype }));
-      }
     }
     forward(x) {
       return F.layer_norm(x, this.normalized_shape, this.weight, this.bias, { eps: this.eps });
     }
   }
 
-  class GroupNorm extends Module {
+  class GroupNorm extends Norm {
     constructor(num_groups, num_channels, { eps = 1e-5, affine = true, device, dtype } = {}) {
-      super();
+      super([num_channels], { weight: affine, bias: affine, device, dtype });
       Object.assign(this, { num_groups, num_channels, eps });
-      if (affine) {
-        this.weight = Parameter(wasm.ones([num_channels], { device, dtype }));
-        this.bias = Parameter(wasm.zeros([num_channels], { device, dtype }));
-      }
     }
     forward(x) {
       return F.group_norm(x, this.num_groups, this.weight, this.bias, { eps: this.eps });
@@ -368,10 +364,19 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
   /** The parameters of a layer whose layout is the engine's (`_Weighted`, `_Rnn`, `_Mha`), in its order. */
   const held = (m) => m._layoutNames.map((n) => n.split(".").reduce((o, k) => o[k], m));
 
-  /** Start a layout's parameters again as torch does. */
-  const reset = (m) => no_grad(() => m._layout.reset(held(m).map(handle)));
+  /** Start a layout's running statistics again as torch does (BatchNorm's reset_running_stats). */
+  const resetRunningStats = (m) => {
+    if (m._bufferNames.length) no_grad(() => m._layout.reset_running_stats(m._bufferNames.map((n) => handle(m[n]))));
+  };
 
-  /** Hold a layout's parameters under its names (a dotted name inside a submodule), started as torch does. */
+  /** Start a layout's parameters (and running statistics) again as torch does. */
+  const reset = (m) => {
+    resetRunningStats(m);
+    no_grad(() => m._layout.reset(held(m).map(handle)));
+  };
+
+  /** Hold a layout's parameters (and buffers) under its names (a dotted name inside a submodule), started as torch
+   * does. */
   const hold = (m, layout, { device, dtype }) => {
     const names = [];
     for (const [name, shape] of layout.parameters()) {
@@ -380,8 +385,13 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
       path.reduce((o, k) => o[k], m)[leaf] = Parameter(wasm.zeros(shape, { device, dtype }));
       names.push(name);
     }
+    const buffers = layout.buffers?.() ?? [];
+    for (const [name, shape, kind] of buffers) {
+      m.register_buffer(name, wasm.zeros(shape, { device, dtype: kind ?? dtype }));
+    }
     Object.defineProperty(m, "_layout", { value: layout, enumerable: false });
     Object.defineProperty(m, "_layoutNames", { value: names, enumerable: false });
+    Object.defineProperty(m, "_bufferNames", { value: buffers.map(([name]) => name), enumerable: false });
     reset(m);
   };
 

@@ -2,6 +2,7 @@
 //! and the op table. Python-side conveniences live in `py/python/vkml/__init__.py`.
 
 mod activation;
+mod affine;
 mod attention;
 mod autograd;
 mod convert;
@@ -390,6 +391,7 @@ mod _vkml {
     #[pymodule_export]
     use crate::{
         activation::{hardsigmoid, hardswish, logsigmoid, mish, relu6, selu, silu, softsign},
+        affine::PyAffine,
         attention::{scaled_dot_product_attention, PyMha},
         autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode},
         described::{

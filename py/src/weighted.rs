@@ -1,5 +1,5 @@
-//! The layout of Linear and the convolutions for Python (`vkml_core::nn::weighted`): their parameters' names,
-//! shapes and torch's initialisation.
+//! The layout of Linear, the convolutions and Embedding for Python (`vkml_core::nn::weighted`): their parameters'
+//! names, shapes and torch's initialisation.
 
 use pyo3::prelude::*;
 
@@ -13,10 +13,17 @@ pub struct PyWeighted(Weighted);
 
 #[pymethods]
 impl PyWeighted {
-    /// A weight of shape `weight` and, unless `bias` is None, a bias of that length.
+    /// A weight of shape `weight` and, unless `bias` is None, a bias of that length (Linear, the convolutions).
     #[new]
     fn new(weight: Vec<usize>, bias: Option<usize>) -> Self {
-        Self(Weighted { weight, bias })
+        Self(Weighted::fan_in(weight, bias))
+    }
+
+    /// Embedding's weight (rows, dim), N(0, 1) with the row `padding_idx` (non-negative) zero.
+    #[staticmethod]
+    #[pyo3(signature = (rows, dim, padding_idx = None))]
+    fn embedding(rows: usize, dim: usize, padding_idx: Option<usize>) -> PyResult<Self> {
+        Ok(Self(Weighted::embedding(rows, dim, padding_idx).py()?))
     }
 
     /// (name, shape) of every parameter.

@@ -120,6 +120,71 @@ def test_batch_norm_running_stats_follow_torch(device):
         assert np.all(np.abs(got - ref.numpy()) <= bound), (k, got, ref)
 
 
+NORMS = [
+    lambda lib: lib.nn.BatchNorm1d(3),
+    lambda lib: lib.nn.BatchNorm2d(4, affine=False),
+    lambda lib: lib.nn.BatchNorm2d(2, track_running_stats=False),
+    lambda lib: lib.nn.LayerNorm([2, 3]),
+    lambda lib: lib.nn.LayerNorm(4, bias=False),
+    lambda lib: lib.nn.LayerNorm(4, elementwise_affine=False),
+    lambda lib: lib.nn.GroupNorm(2, 4),
+    lambda lib: lib.nn.GroupNorm(1, 3, affine=False),
+    lambda lib: lib.nn.Embedding(5, 3),
+    lambda lib: lib.nn.Embedding(5, 3, padding_idx=-2),
+]
+
+
+def _entries(model):
+    """Every registered parameter and buffer, None ones included, with its dtype."""
+    regs = [("p", k, v) for k, v in model._parameters.items()] + [("b", k, v) for k, v in model._buffers.items()]
+    described = lambda v: None if v is None else (tuple(v.shape), str(v.dtype).split(".")[-1])  # noqa: E731
+    return sorted((kind, k, described(v)) for kind, k, v in regs)
+
+
+@pytest.mark.parametrize("make", NORMS)
+def test_norm_and_embedding_layouts_hold_what_torch_holds(make, device):
+    """The layouts (vkml_core::nn::affine, weighted's embedding) register torch's parameters and buffers, None
+    ones included, start them as torch does, and reset_parameters/reset_running_stats start them again."""
+    torch.manual_seed(0)
+    ours, theirs = make(vkml).to(device), make(torch)
+    assert _entries(ours) == _entries(theirs)
+    if isinstance(theirs, torch.nn.Embedding):
+        w = ours.weight.numpy()
+        if theirs.padding_idx is not None:
+            assert ours.padding_idx == theirs.padding_idx and not w[theirs.padding_idx].any()
+            w = np.delete(w, theirs.padding_idx, axis=0)
+        assert np.all(w != 0) and np.abs(w).max() < 6  # N(0, 1) draws
+    else:
+        for k, v in theirs.state_dict().items():
+            assert np.array_equal(ours.state_dict()[k].numpy(), v.numpy()), k
+    with vkml.no_grad():
+        for t in list(ours.parameters()) + [b for b in ours.buffers() if b.is_floating_point()]:
+            t.add_(3)
+    ours.reset_parameters()
+    if isinstance(theirs, torch.nn.Embedding):
+        assert theirs.padding_idx is None or not ours.weight.numpy()[theirs.padding_idx].any()
+        assert np.abs(ours.weight.numpy()).max() < 6
+        return
+    for k, v in theirs.state_dict().items():
+        assert np.array_equal(ours.state_dict()[k].numpy(), v.numpy()), k
+
+
+def test_batch_norm_reset_running_stats():
+    t, v = torch.nn.BatchNorm1d(3), vkml.nn.BatchNorm1d(3)
+    x = np.random.default_rng(0).standard_normal((8, 3)).astype(np.float32)
+    t(torch.tensor(x))
+    v(vkml.tensor(x))
+    assert int(v.num_batches_tracked.item()) == 1 and v.running_var.numpy().min() != 1
+    with vkml.no_grad():
+        v.weight.mul_(2)
+    t.reset_running_stats()
+    v.reset_running_stats()
+    for k, ref in t.state_dict().items():
+        if k.startswith("running") or k == "num_batches_tracked":
+            assert np.array_equal(v.state_dict()[k].numpy(), ref.numpy()), k
+    assert np.array_equal(v.weight.numpy(), np.full(3, 2, np.float32))  # parameters untouched
+
+
 def test_module_api():
     m = nn.Sequential(nn.Linear(3, 4), nn.Dropout(0.5), nn.Linear(4, 2))
     assert len(list(m.parameters())) == 4 and len(list(m.children())) == 3 and len(list(m.modules())) == 4

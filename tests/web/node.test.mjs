@@ -67,6 +67,36 @@ test("every described function is in torch's namespace, its options positional o
   assert.throws(() => F.mse_loss(x), { name: "TypeError", message: /missing 1 required/ });
 });
 
+test("normalisation layers and Embedding hold their layout's parameters and buffers, reset as torch's", async () => {
+  const { nn } = vkml;
+  const values = async (t) => Array.from(await t.data(), Number);
+  const bn = new nn.BatchNorm1d(3);
+  assert.deepEqual(Object.keys(bn.state_dict()), ["weight", "bias", "running_mean", "running_var", "num_batches_tracked"]);
+  assert.equal(bn.num_batches_tracked.dtype, "int64");
+  bn.forward(vkml.randn([8, 3]).mul(3).add(1));
+  assert.deepEqual(await values(bn.num_batches_tracked), [1]);
+  assert.notDeepEqual(await values(bn.running_mean), [0, 0, 0]);
+  vkml.no_grad(() => bn.weight.copy_(vkml.full([3], 2)));
+  bn.reset_running_stats();
+  assert.deepEqual(await values(bn.running_mean), [0, 0, 0]);
+  assert.deepEqual(await values(bn.running_var), [1, 1, 1]);
+  assert.deepEqual(await values(bn.num_batches_tracked), [0]);
+  assert.deepEqual(await values(bn.weight), [2, 2, 2]);
+  bn.reset_parameters();
+  assert.deepEqual(await values(bn.weight), [1, 1, 1]);
+  assert.deepEqual(Object.keys(new nn.BatchNorm2d(2, { affine: false, track_running_stats: false }).state_dict()), []);
+  assert.deepEqual(Object.keys(new nn.LayerNorm(4, { bias: false }).state_dict()), ["weight"]);
+  assert.deepEqual(Object.keys(new nn.GroupNorm(2, 4).state_dict()), ["weight", "bias"]);
+  const emb = new nn.Embedding(5, 3, { padding_idx: -2 });
+  assert.equal(emb.padding_idx, 3);
+  const rows = async () => (await values(emb.weight)).reduce((r, v, i) => (r[Math.floor(i / 3)].push(v), r), [[], [], [], [], []]);
+  assert.deepEqual((await rows())[3], [0, 0, 0]);
+  assert.ok((await rows()).every((r, i) => i === 3 || r.every((v) => v !== 0)));
+  emb.reset_parameters();
+  assert.deepEqual((await rows())[3], [0, 0, 0]);
+  assert.throws(() => new nn.Embedding(5, 3, { padding_idx: 5 }), /Padding_idx must be within num_embeddings/);
+});
+
 test("Node has no WebGPU: init_webgpu rejects and best_device says why", async () => {
   await assert.rejects(vkml.init_webgpu(), /no WebGPU/);
   const { device, why } = vkml.best_device();

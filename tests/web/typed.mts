@@ -49,6 +49,9 @@ const [seq, hn] = gru.forward(vkml.randn([7, 2, 3]));
 const clipped: vkml.Tensor = nn.functional.hardtanh(q, -0.5, 0.5);
 const fused: vkml.Tensor = vkml.addcmul(q, q, clipped, { value: 0.5 });
 const bce = nn.functional.binary_cross_entropy_with_logits(q, vkml.rand([2, 4, 6]), { reduction: "sum" });
+const norm = new nn.BatchNorm1d(6);
+norm.reset_running_stats();
+norm.reset_parameters();
 const stack = new nn.Sequential(new nn.Linear(6, 6), new nn.ReLU(), new nn.Dropout(0.1));
 console.log(`typed example: loss ${epochLoss(0).toFixed(3)} → ${epochLoss(9).toFixed(3)}, attention ` +
   `[${att.shape}] weights [${weights?.shape}], encoder [${enc.shape}], GRU [${seq.shape}] [${hn.shape}], ` +

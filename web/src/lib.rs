@@ -3,6 +3,7 @@
 //! `vkml.optim`, dispatches tensor-or-number arguments, and adds `Module` classes that users can subclass.
 
 mod activation;
+mod affine;
 mod attention;
 mod convert;
 mod described;

@@ -1,4 +1,4 @@
-//! The layout of Linear and the convolutions for JavaScript (`vkml_core::nn::weighted`): their parameters' names,
+//! The layout of Linear, the convolutions and Embedding for JavaScript (`vkml_core::nn::weighted`): their parameters' names,
 //! shapes and torch's initialisation.
 
 use wasm_bindgen::prelude::*;
@@ -18,7 +18,16 @@ impl Weighted {
     #[wasm_bindgen(constructor)]
     pub fn new(weight: JsValue, bias: Option<f64>) -> JsResult<Weighted> {
         let bias = bias.map(|n| usize_of(n, "bias")).transpose()?;
-        Ok(Weighted(Layout { weight: shape_of(&weight, "weight")?, bias }))
+        Ok(Weighted(Layout::fan_in(shape_of(&weight, "weight")?, bias)))
+    }
+
+    /// `_Weighted.embedding(rows, dim, padding_idx)`: Embedding's weight, N(0, 1) with the padding row (non-negative,
+    /// or undefined) zero.
+    pub fn embedding(rows: f64, dim: f64, padding_idx: Option<f64>) -> JsResult<Weighted> {
+        let padding_idx = padding_idx.map(|p| usize_of(p, "padding_idx")).transpose()?;
+        Ok(Weighted(
+            Layout::embedding(usize_of(rows, "num_embeddings")?, usize_of(dim, "embedding_dim")?, padding_idx).js()?,
+        ))
     }
 
     /// `[name, shape]` of every parameter.

@@ -3,6 +3,7 @@
 //! convolution and pooling, attention and the MultiheadAttention layout, recurrent layers, interpolation, and the optimizers' update rules.
 
 pub mod activation;
+pub mod affine;
 pub mod attention;
 pub mod conv;
 pub mod conv_transpose;

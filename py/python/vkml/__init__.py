@@ -151,7 +151,7 @@ def split(tensor, split_size_or_sections, dim=0) -> tuple:
 _NO_OUT = set(
     """
 reshape permute transpose t squeeze unsqueeze flatten broadcast_to narrow repeat tile chunk unbind masked_fill roll
-diagonal relu isnan isinf isfinite
+diagonal relu isnan isinf isfinite is_floating_point is_complex
 """.split()
 )
 _FUNCTIONS = """
@@ -161,7 +161,7 @@ permute transpose t squeeze unsqueeze flatten broadcast_to flip narrow repeat ti
 softmax log_softmax logsumexp sigmoid arcsin arccos arctan arcsinh arccosh arctanh log10 frac isnan isinf isfinite
 nan_to_num clamp clip clamp_min clamp_max fmod remainder floor_divide atan2 arctan2 copysign hypot pow lerp addcmul
 addcdiv var std mm bmm dot outer addmm masked_fill roll diagonal diag gather scatter scatter_add index_select
-take_along_dim sort argsort msort topk cumsum cumprod prod norm round
+take_along_dim sort argsort msort topk cumsum cumprod prod norm round is_floating_point is_complex
 """.split()
 for _name in _methods.UNARY_PRIMITIVES + _FUNCTIONS:
     globals()[_name] = _keywords.function(_name, out=_name not in _NO_OUT)

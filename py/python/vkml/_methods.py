@@ -269,6 +269,18 @@ for _fn in (
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")
 
 
+def is_floating_point(self) -> bool:
+    return self.dtype.is_floating_point
+
+
+def is_complex(self) -> bool:
+    return False  # vkml has no complex dtypes
+
+
+_method("is_floating_point", is_floating_point, "torch.Tensor.is_floating_point(): a float dtype.")
+_method("is_complex", is_complex, "torch.Tensor.is_complex(): always False, as vkml has no complex dtype.")
+
+
 def _widened(a, b, out_dtype, name):
     """torch's `out_dtype`: float16/bfloat16 operands with a float32 result. The products of 16-bit floats are exact
     in float32, so multiplying float32 copies is the float32-accumulated product, unrounded."""

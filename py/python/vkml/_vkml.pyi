@@ -9,7 +9,7 @@ from os import PathLike
 from typing import Any, Final, SupportsFloat, SupportsIndex, final
 from typing_extensions import disjoint_base
 
-__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Mha", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_moment", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_randint", "_randperm", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
+__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_moment", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_randint", "_randperm", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
 
 bfloat16: Final[dtype]
 bool: Final[dtype]
@@ -262,7 +262,9 @@ class Tensor:
     def gather(self, dim, index, *, sparse_grad=False) -> Tensor: ...
     def hypot(self, other) -> Tensor: ...
     def index_select(self, dim, index) -> Tensor: ...
+    def is_complex(self) -> bool2: ...
     def is_contiguous(self, memory_format=None) -> bool2: ...
+    def is_floating_point(self) -> bool2: ...
     def isfinite(self) -> Tensor: ...
     def isinf(self) -> Tensor: ...
     def isnan(self) -> Tensor: ...
@@ -314,6 +316,29 @@ class Tensor:
     def __rmatmul__(self, other: object, /) -> Tensor: ...
 
 @final
+class _Affine:
+    def __new__(cls, /, shape: SupportsGetItem[int, SupportsIndex], weight: bool2, bias: bool2, running_stats: bool2) -> _Affine:
+        """
+        Over `shape`: a weight and a bias where asked, and the running statistics where `running_stats`.
+        """
+    def buffers(self, /) -> list[tuple[str, list[int], str | None]]:
+        """
+        (name, shape, dtype name or None for the layer's) of every buffer.
+        """
+    def parameters(self, /) -> list[tuple[str, list[int]]]:
+        """
+        (name, shape) of every parameter.
+        """
+    def reset(self, /, params: SupportsGetItem[int, Tensor]) -> None:
+        """
+        torch's `reset_parameters` of `params` (in `parameters()` order), in place.
+        """
+    def reset_running_stats(self, /, buffers: SupportsGetItem[int, Tensor]) -> None:
+        """
+        torch's `reset_running_stats` of `buffers` (in `buffers()` order), in place.
+        """
+
+@final
 class _Mha:
     """
     nn.MultiheadAttention's layout (torch's constructor arguments), initialisation and forward.
@@ -358,7 +383,12 @@ class _Rnn:
 class _Weighted:
     def __new__(cls, /, weight: SupportsGetItem[int, SupportsIndex], bias: SupportsIndex | None) -> _Weighted:
         """
-        A weight of shape `weight` and, unless `bias` is None, a bias of that length.
+        A weight of shape `weight` and, unless `bias` is None, a bias of that length (Linear, the convolutions).
+        """
+    @staticmethod
+    def embedding(rows: SupportsIndex, dim: SupportsIndex, padding_idx: SupportsIndex | None = None) -> _Weighted:
+        """
+        Embedding's weight (rows, dim), N(0, 1) with the row `padding_idx` (non-negative) zero.
         """
     def parameters(self, /) -> list[tuple[str, list[int]]]:
         """

@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import _keywords, _vkml
 from . import functional as F
-from . import init, layout
+from . import layout
 from .module import Module
 from .parameter import Parameter
 
@@ -15,8 +15,7 @@ from .parameter import Parameter
 def _weighted(module, weight, bias, device, dtype):
     """Hold a weight of shape `weight` and a bias of length `bias` (None: registered as None), started as torch
     does (vkml_core::nn::weighted)."""
-    module._layout = _vkml._Weighted(list(weight), bias)
-    layout.hold(module, module._layout, device, dtype)
+    layout.hold(module, _vkml._Weighted(list(weight), bias), device, dtype)
     if bias is None:
         module.register_parameter("bias", None)
 
@@ -70,21 +69,16 @@ class Embedding(Module):
         self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
         self.max_norm, self.norm_type = None, norm_type
         self.scale_grad_by_freq, self.sparse = False, False
+        embedding = _vkml._Weighted.embedding(num_embeddings, embedding_dim, padding_idx)
         if _weight is None:
-            self.weight = Parameter(_vkml.zeros(num_embeddings, embedding_dim, device=device, dtype=dtype))
-            self.reset_parameters()
+            layout.hold(self, embedding, device, dtype)
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
                 raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
             self.weight = Parameter(_weight, requires_grad=not _freeze)
+            layout.adopt(self, embedding)
 
-    def reset_parameters(self):
-        from .. import no_grad  # vkml's package imports nn last
-
-        init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight[self.padding_idx].fill_(0)
+    reset_parameters = layout.reset
 
     def forward(self, input):
         return F.embedding(input, self.weight, self.padding_idx)

@@ -3,14 +3,17 @@
 
 from .. import _vkml, no_grad
 from . import functional as F
+from . import layout
 from .module import Module
-from .parameter import Parameter
 
 
-def _affine(module, shape, weight, bias, device, dtype):
-    """torch's affine parameters: `weight` ones and `bias` zeros of `shape` where asked, else registered as None."""
-    module.register_parameter("weight", Parameter(_vkml.ones(*shape, device=device, dtype=dtype)) if weight else None)
-    module.register_parameter("bias", Parameter(_vkml.zeros(*shape, device=device, dtype=dtype)) if bias else None)
+def _affine(module, shape, weight, bias, running_stats, device, dtype):
+    """Hold torch's affine `weight` (ones) and `bias` (zeros) over `shape` where asked, and the running statistics
+    where asked (vkml_core::nn::affine); parameters not held are registered as None, as torch does."""
+    layout.hold(module, _vkml._Affine(list(shape), weight, bias, running_stats), device, dtype)
+    for name in ("weight", "bias"):
+        if name not in module._layout_names:
+            module.register_parameter(name, None)
 
 
 class _BatchNorm(Module):
@@ -24,15 +27,13 @@ class _BatchNorm(Module):
             raise NotImplementedError("momentum=None (a cumulative average) is not supported; pass a float")
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        _affine(self, (num_features,), affine, affine, device, dtype)
-        if track_running_stats:
-            self.register_buffer("running_mean", _vkml.zeros(num_features, device=device, dtype=dtype))
-            self.register_buffer("running_var", _vkml.ones(num_features, device=device, dtype=dtype))
-            self.register_buffer("num_batches_tracked", _vkml.zeros((), dtype=_vkml.int64, device=device))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
+        _affine(self, (num_features,), affine, affine, track_running_stats, device, dtype)
+        if not track_running_stats:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+
+    reset_parameters = layout.reset
+    reset_running_stats = layout.reset_running_stats
 
     def forward(self, input):
         if input.dim() not in self._dims:
@@ -69,7 +70,9 @@ class LayerNorm(Module):
         super().__init__()
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
         self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
-        _affine(self, shape, elementwise_affine, elementwise_affine and bias, device, dtype)
+        _affine(self, shape, elementwise_affine, elementwise_affine and bias, False, device, dtype)
+
+    reset_parameters = layout.reset
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -84,7 +87,9 @@ class GroupNorm(Module):
         if num_channels % num_groups:
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        _affine(self, (num_channels,), affine, affine, device, dtype)
+        _affine(self, (num_channels,), affine, affine, False, device, dtype)
+
+    reset_parameters = layout.reset
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
