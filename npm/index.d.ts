@@ -2,10 +2,11 @@
 // generated declarations (pkg/vkml_web.d.ts); this file adds what index.js, nn.js and optim.js define.
 // TypeScript: the `lib` option needs `esnext.disposable` (or `esnext`), as wasm-bindgen's classes declare
 // `Symbol.dispose`.
-import { Tensor, type DescribedTorch, type DescribedFunctional } from "./pkg/vkml_web.js";
+import { Tensor, ProfileSession, type DescribedTorch, type DescribedFunctional } from "./pkg/vkml_web.js";
 
 export {
-  Tensor, manual_seed, no_grad, is_grad_enabled, init_webgpu, best_device, devices, load_safetensors, load, set_eager,
+  ProfileSession, Tensor, manual_seed, no_grad, is_grad_enabled, init_webgpu, best_device, devices, load_safetensors,
+  load, set_eager,
   is_eager, stats,
 } from "./pkg/vkml_web.js";
 
@@ -26,6 +27,15 @@ export declare function eye(n: number, m?: number, options?: TensorOptions): Ten
 // What index.js adds to the engine's Tensor class.
 declare module "./pkg/vkml_web.js" {
   interface Tensor {
+    // The reductions over every element when no dim is given (the engine's declarations type dim as required).
+    sum(dim?: number | number[] | null, keepdim?: boolean): Tensor;
+    mean(dim?: number | number[] | null, keepdim?: boolean): Tensor;
+    amax(dim?: number | number[] | null, keepdim?: boolean): Tensor;
+    amin(dim?: number | number[] | null, keepdim?: boolean): Tensor;
+    all(dim?: number | number[] | null, keepdim?: boolean): Tensor;
+    any(dim?: number | number[] | null, keepdim?: boolean): Tensor;
+    logsumexp(dim: number | number[], keepdim?: boolean): Tensor;
+    squeeze(dim?: number | number[] | null): Tensor;
     add(other: Operand): Tensor;
     sub(other: Operand): Tensor;
     mul(other: Operand): Tensor;
@@ -79,6 +89,9 @@ export declare function randperm(n: number, options?: TensorOptions): Tensor;
 export declare function normal(mean: number, std: number, shape: number[], options?: TensorOptions): Tensor;
 export declare function empty(shape: number[], options?: TensorOptions): Tensor;
 export declare function bernoulli(p: Tensor): Tensor;
+/** Record the kernels and realizations `fn` causes; the session renders its table and Chrome trace. */
+export declare function profile(fn: () => unknown | Promise<unknown>): Promise<ProfileSession>;
+
 // The engine's described functions: declarations generated from the description (pkg/vkml_web.d.ts).
 export declare const addmm: DescribedTorch["addmm"];
 export declare const addcmul: DescribedTorch["addcmul"];

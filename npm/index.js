@@ -102,6 +102,26 @@ export function save_safetensors(obj) {
   return wasm._save_safetensors(names, names.map((n) => handle(obj[n])));
 }
 
+/**
+ * `const p = await vkml.profile(async () => { ... })`: record every kernel the devices run and every realization
+ * while `fn` runs (as Python's `with vkml.profile() as p:`); the session has `table()`, `chrome_trace()` (the JSON
+ * Perfetto opens), `kernels`, `device_ms`, `host_ms` and `notes`. Work is lazy: what `fn` realizes (its reads) is
+ * recorded. Device times come from WebGPU's timestamp-query where the browser offers it, and arrive with a read, so
+ * one small read per device ends the recording.
+ */
+export async function profile(fn) {
+  wasm._profile_start();
+  let session;
+  try {
+    await fn();
+    for (const device of wasm.devices()) await wasm.tensor([0], { device }).data();
+  } finally {
+    // Stopped whatever happened, so that a failed run leaves no recording behind.
+    session = wasm._profile_stop();
+  }
+  return session;
+}
+
 export const nn = makeNn(wasm, {
   Tensor, handle, no_grad: wasm.no_grad, load_safetensors: wasm.load_safetensors, described: described.F,
 });

@@ -16,6 +16,7 @@ mod values;
 
 use std::sync::{Arc, RwLock};
 
+use vkml_core::backend::profile::{self, KernelRecord};
 use vkml_core::backend::{Backend, DeviceInfo, DeviceType, Kernel};
 use vkml_core::base::buffer::{Buffer, DeviceId};
 use vkml_core::base::dtype::DType;
@@ -123,16 +124,29 @@ impl Backend for CpuBackend {
     }
 
     fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()> {
+        // While the profiler records, each kernel is timed on the host clock: here the host is the device.
+        let profiled = profile::is_on().then(|| {
+            let batch = profile::next_batch();
+            profile::record(kernels.iter().map(|k| KernelRecord::new(&self.info.label, k, "cpu", batch)).collect())
+        });
+        let mut times = Vec::new();
         let result = (|| {
             for k in &kernels {
+                let start = profiled.filter(|_| profile::has_clock()).map(|_| profile::now_us());
                 // A bug in a kernel must surface as an error, never unwind into a front end.
                 let bytes = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(k)))
                     .map_err(|_| Error::Backend(format!("internal error in the CPU kernel for {}", k.op.name())))??;
                 let dst = k.out.downcast::<CpuBuffer>().ok_or_else(|| Error::Backend("not a CPU buffer".into()))?;
                 *dst.bytes.write().unwrap_or_else(|e| e.into_inner()) = bytes;
+                times.extend(start.map(|t| (t * 1e3, (profile::now_us() - t) * 1e3)));
             }
             Ok(())
         })();
+        match profiled {
+            Some(first) if profile::has_clock() => profile::set_times(first, &times),
+            Some(_) => profile::note(format!("{} is timed by a host clock this runtime lacks", self.info.label)),
+            None => {}
+        }
         ready(result)
     }
 

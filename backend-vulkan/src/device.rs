@@ -31,6 +31,8 @@ pub struct Opened {
     pub limits: wgpu::Limits,
     /// Whether the device was opened with the cooperative-matrix pipeline's features (`coop_features`).
     pub coop: bool,
+    /// Whether the device was opened with timestamp queries (the profiler's device times).
+    pub timestamps: bool,
     /// The first error wgpu reported outside an error scope (or device loss), kept until someone reads it.
     pub stray_error: Arc<Mutex<Option<String>>>,
 }
@@ -79,20 +81,24 @@ pub async fn open(min_spec: bool) -> Result<Opened> {
 }
 
 /// Request the device with the adapter's own limits, or with only the floor. The cooperative-matrix features are
-/// asked for where the adapter lists them; should that request fail, the device opens without them.
+/// asked for where the adapter lists them; should that request fail, the device opens without them. Timestamp
+/// queries (for the profiler) are asked for where the adapter has them, except on the floor, which has no optional
+/// features.
 async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> Result<Opened> {
     let info = adapter.get_info();
     let limits = if min_spec { floor_limits() } else { adapter.limits() };
+    let timestamps =
+        if min_spec { wgpu::Features::empty() } else { adapter.features() & wgpu::Features::TIMESTAMP_QUERY };
     let desc = wgpu::DeviceDescriptor {
         label: Some("vkml"),
-        required_features: wgpu::Features::empty(),
+        required_features: timestamps,
         required_limits: limits.clone(),
         ..Default::default()
     };
     let mut with_coop = None;
     if let Some(features) = if min_spec { None } else { coop_features(&adapter) } {
         let coop_desc = wgpu::DeviceDescriptor {
-            required_features: features,
+            required_features: features | timestamps,
             experimental_features: experimental(),
             ..desc.clone()
         };
@@ -117,7 +123,8 @@ async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> R
         let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
         s.get_or_insert_with(|| format!("GPU device lost ({reason:?}): {msg}"));
     });
-    Ok(Opened { device, queue, info, limits, coop, stray_error })
+    let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    Ok(Opened { device, queue, info, limits, coop, timestamps, stray_error })
 }
 
 /// The features the cooperative-matrix pipeline (shaders/matmul_coop.wgsl) needs, where the adapter has them all:

@@ -14,6 +14,7 @@ mod matmul;
 mod meta;
 mod movement;
 mod pipeline;
+mod profile;
 mod reduce;
 mod scan;
 mod sort;
@@ -26,6 +27,7 @@ use std::task::{Context, Poll, Waker};
 
 use wgpu::util::DeviceExt;
 
+use vkml_core::backend::profile::{self as prof, KernelRecord};
 use vkml_core::backend::{Backend, DeviceInfo, Kernel};
 use vkml_core::base::buffer::{Buffer, DeviceId};
 use vkml_core::base::dtype::DType;
@@ -56,16 +58,24 @@ pub struct VulkanBackend {
     pending: Mutex<Option<wgpu::CommandEncoder>>,
     /// Whether the device runs the cooperative-matrix matmul pipeline (device::coop_features).
     coop: bool,
+    /// Whether the device has timestamp queries, which the profiler's device times need.
+    timestamps: bool,
     /// The matmul pipeline every product runs on instead of the selector's choice (tests and benchmarks set it).
     matmul_forced: Mutex<Option<MatmulPipeline>>,
     /// In a browser, the error scopes of batches run since the last readback: `run` cannot wait for them, so the
     /// next readback does, and fails rather than return values from a batch WebGPU rejected.
     #[cfg(target_arch = "wasm32")]
     scopes: Mutex<Vec<ScopeFuture>>,
+    /// In a browser, the profiler's device times of batches run since the last readback, which awaits them.
+    #[cfg(target_arch = "wasm32")]
+    timings: Mutex<Vec<TimesFuture>>,
 }
 
 #[cfg(target_arch = "wasm32")]
 type ScopeFuture = Pin<Box<dyn Future<Output = Option<wgpu::Error>> + Send>>;
+
+/// Reading a profiled batch's ticks back into the profiler (`Send`, as a browser's backend keeps it until a read).
+type TimesFuture = Pin<Box<dyn Future<Output = Result<()>> + Send>>;
 
 impl VulkanBackend {
     /// Open adapter `index`. `min_spec` requests only the floor; `env_forced` says the floor came from
@@ -101,6 +111,7 @@ impl VulkanBackend {
             queue: o.queue,
             limits: o.limits,
             coop: o.coop,
+            timestamps: o.timestamps,
             pipelines: Pipelines::default(),
             pool: Arc::new(Pool::default()),
             stray_error: o.stray_error,
@@ -108,6 +119,8 @@ impl VulkanBackend {
             matmul_forced: Mutex::new(None),
             #[cfg(target_arch = "wasm32")]
             scopes: Mutex::new(Vec::new()),
+            #[cfg(target_arch = "wasm32")]
+            timings: Mutex::new(Vec::new()),
         }
     }
 
@@ -186,17 +199,19 @@ impl VulkanBackend {
     /// Record `kernels` into `enc`: every kernel becomes a launch first (so a kernel that cannot run records nothing), then
     /// one uniform buffer holds all their metas at the device's offset alignment and one compute pass dispatches
     /// them in order. A buffer and a pass per kernel cost more host time than the kernels of a small model take on a
-    /// GPU; wgpu still orders each dispatch after the writes it reads.
-    fn encode(&self, enc: &mut wgpu::CommandEncoder, kernels: &[Kernel]) -> Result<()> {
+    /// GPU; wgpu still orders each dispatch after the writes it reads. While the profiler records, the kernels are
+    /// reported to it, and where the device has timestamp queries each gets a pass of its own that times it: the
+    /// returned ticks are read back after the submission.
+    fn encode(&self, enc: &mut wgpu::CommandEncoder, kernels: &[Kernel]) -> Result<Option<profile::Timed>> {
         let mut launches = Vec::with_capacity(kernels.len());
         for k in kernels {
             let d = self.launch(k)?;
             if d.meta.n != 0 {
-                launches.push((self.gpu(&k.out)?, d));
+                launches.push((k, d));
             }
         }
         if launches.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         let size = std::mem::size_of::<Meta>();
         let stride = size.next_multiple_of(self.limits.min_uniform_buffer_offset_alignment as usize);
@@ -209,8 +224,8 @@ impl VulkanBackend {
             contents: &metas,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        let mut steps = Vec::with_capacity(launches.len());
-        for (i, (out, d)) in launches.iter().enumerate() {
+        let mut steps: Vec<profile::Step> = Vec::with_capacity(launches.len());
+        for (i, (k, d)) in launches.iter().enumerate() {
             let pipeline = self.pipelines.get(&self.device, d.family);
             let meta = wgpu::BufferBinding {
                 buffer: &uniform,
@@ -224,7 +239,7 @@ impl VulkanBackend {
                     resource: self.gpu(b)?.buffer.as_entire_binding(),
                 });
             }
-            entries.push(wgpu::BindGroupEntry { binding: 9, resource: out.buffer.as_entire_binding() });
+            entries.push(wgpu::BindGroupEntry { binding: 9, resource: self.gpu(&k.out)?.buffer.as_entire_binding() });
             let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(d.family),
                 layout: &pipeline.get_bind_group_layout(0),
@@ -232,16 +247,53 @@ impl VulkanBackend {
             });
             steps.push((pipeline, bind, d.groups));
         }
+        bump(Counter::Dispatches, steps.len() as u64);
+        if prof::is_on() {
+            let batch = prof::next_batch();
+            let label = &self.info.label;
+            let first =
+                prof::record(launches.iter().map(|(k, d)| KernelRecord::new(label, k, d.family, batch)).collect());
+            if self.timestamps {
+                return Ok(Some(profile::encode(&self.device, enc, &steps, first)));
+            }
+            prof::note(format!("{label} has no timestamp queries: its kernels are listed without device time"));
+        }
         let mut pass =
             enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("vkml"), timestamp_writes: None });
         for (pipeline, bind, groups) in &steps {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, bind, &[]);
             pass.dispatch_workgroups(groups.0, groups.1, groups.2);
-            bump(Counter::Dispatches, 1);
         }
-        Ok(())
+        Ok(None)
     }
+
+    /// Submit a profiled batch at once and read its ticks back into the profiler's records.
+    fn read_times(&self, enc: wgpu::CommandEncoder, timed: profile::Timed) -> TimesFuture {
+        self.submit(enc);
+        let period = self.queue.get_timestamp_period();
+        let ticks = map_read(&timed.staging, DType::I64, timed.kernels * 2);
+        Box::pin(async move {
+            let ticks = ticks.await?;
+            prof::set_times(timed.first, &profile::times(&ticks, period));
+            Ok(())
+        })
+    }
+}
+
+/// Map `staging` (its copy already submitted) and resolve with its `len` elements of `dtype` in NumPy layout.
+fn map_read(staging: &wgpu::Buffer, dtype: DType, len: usize) -> ReadFuture {
+    let state: Arc<Mutex<MapState>> = Arc::new(Mutex::new(MapState::default()));
+    let sink = state.clone();
+    staging.map_async(wgpu::MapMode::Read, .., move |r| {
+        let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
+        s.done = Some(r.map_err(|e| e.to_string()));
+        // A browser resolves the mapping from its event loop and must wake the task awaiting it.
+        if let Some(w) = s.waker.take() {
+            w.wake();
+        }
+    });
+    ReadFuture { state, staging: staging.clone(), dtype, len }
 }
 
 impl Backend for VulkanBackend {
@@ -305,7 +357,11 @@ impl Backend for VulkanBackend {
         );
         let mut pending = self.pending();
         let enc = pending.get_or_insert_with(|| self.new_encoder());
-        let result = self.encode(enc, &kernels);
+        let (result, times) = match self.encode(enc, &kernels) {
+            // A profiled batch is submitted at once, so that its ticks can be read back.
+            Ok(Some(timed)) => (Ok(()), pending.take().map(|enc| self.read_times(enc, timed))),
+            r => (r.map(|_| ()), None),
+        };
         drop(pending);
         // In a browser the scopes resolve only after this call returns, and realization cannot wait for them: the
         // next readback awaits them.
@@ -314,6 +370,7 @@ impl Backend for VulkanBackend {
             let mut pending_scopes = self.scopes.lock().unwrap_or_else(|p| p.into_inner());
             pending_scopes.push(Box::pin(scopes.1.pop()));
             pending_scopes.push(Box::pin(scopes.0.pop()));
+            self.timings.lock().unwrap_or_else(|p| p.into_inner()).extend(times);
             ready(result)
         }
         #[cfg(not(target_arch = "wasm32"))]
@@ -331,6 +388,9 @@ impl Backend for VulkanBackend {
                 }
                 if let Some(e) = stray.lock().unwrap_or_else(|p| p.into_inner()).take() {
                     return Err(Error::Backend(e));
+                }
+                if let Some(times) = times {
+                    times.await?;
                 }
                 Ok(())
             })
@@ -360,26 +420,20 @@ impl Backend for VulkanBackend {
         if let Some(e) = self.take_stray_error() {
             return ready(Err(Error::Backend(e)));
         }
-        let state: Arc<Mutex<MapState>> = Arc::new(Mutex::new(MapState::default()));
-        let sink = state.clone();
-        staging.map_async(wgpu::MapMode::Read, .., move |r| {
-            let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
-            s.done = Some(r.map_err(|e| e.to_string()));
-            // A browser resolves the mapping from its event loop and must wake the task awaiting it.
-            if let Some(w) = s.waker.take() {
-                w.wake();
-            }
-        });
-        let read = ReadFuture { state, staging, dtype: buffer.dtype, len: buffer.len };
+        let read = map_read(&staging, buffer.dtype, buffer.len);
         #[cfg(target_arch = "wasm32")]
         {
             let scopes = std::mem::take(&mut *self.scopes.lock().unwrap_or_else(|p| p.into_inner()));
+            let timings = std::mem::take(&mut *self.timings.lock().unwrap_or_else(|p| p.into_inner()));
             let stray = self.stray_error.clone();
             Box::pin(async move {
                 for scope in scopes {
                     if let Some(e) = scope.await {
                         return Err(Error::Backend(format!("WebGPU rejected a batch of kernels: {e}")));
                     }
+                }
+                for times in timings {
+                    times.await?;
                 }
                 let bytes = read.await?;
                 if let Some(e) = stray.lock().unwrap_or_else(|p| p.into_inner()).take() {

@@ -17,6 +17,7 @@ mod math;
 mod nn;
 mod optim;
 mod pad;
+mod profile;
 mod pytensor;
 mod random;
 mod rnn;
@@ -415,6 +416,7 @@ mod _vkml {
         },
         optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr},
         pad::pad,
+        profile::{_profile_start, _profile_stop, PySession},
         pytensor::Tensor,
         random::{_bernoulli, _empty, _multinomial, _normal, _randint, _randperm},
         rnn::PyRnn,

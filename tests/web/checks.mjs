@@ -287,6 +287,41 @@ export async function moduleCases(vkml, m, device) {
   return null;
 }
 
+/** vkml.profile records the kernels a run realizes (op, pipeline, shapes, arithmetic) and changes no result; device
+ * times are there for every kernel, in order, where the device measures them, else absent with a note naming it. */
+export async function profileCase(vkml, device) {
+  const a = vkml.tensor(Float32Array.from({ length: 96 }, (_, i) => Math.sin(i)), { shape: [12, 8], device });
+  const b = vkml.tensor(Float32Array.from({ length: 40 }, (_, i) => Math.cos(i)), { shape: [8, 5], device });
+  const run = () => a.matmul(b).relu().sum(1).data();
+  let inside;
+  const p = await vkml.profile(async () => {
+    inside = await run();
+  });
+  if ((await run()).join() !== inside.join()) return "profile: a profiled run gave other values";
+  const kernels = p.kernels.filter((k) => k.device === device);
+  if (kernels.length !== p.kernels.length) return `profile: kernels of other devices: ${p.kernels.map((k) => k.device)}`;
+  const mm = kernels.find((k) => k.op === "matmul");
+  if (!mm || mm.shape.join() !== "12,5" || mm.flops !== 2 * 12 * 5 * 8 || !mm.pipeline) {
+    return `profile: the matmul record is ${JSON.stringify(mm)}`;
+  }
+  if (!kernels.some((k) => k.op === "sum")) return `profile: no sum among ${kernels.map((k) => k.op)}`;
+  const timed = kernels.filter((k) => k.device_ms !== undefined);
+  if (timed.length === 0) {
+    const note = `${device} has no timestamp queries: its kernels are listed without device time`;
+    if (!p.notes.includes(note)) return `profile: no device time and notes ${JSON.stringify(p.notes)}`;
+  } else if (timed.length !== kernels.length || !(p.device_ms > 0) || p.notes.length) {
+    return `profile: ${timed.length} of ${kernels.length} kernels timed, ${p.device_ms} ms, notes ${p.notes}`;
+  }
+  if (!p.table().includes("matmul")) return "profile: the table lacks the matmul";
+  const trace = JSON.parse(p.chrome_trace()).traceEvents;
+  if (trace.filter((e) => e.pid === 1).length !== timed.length) return "profile: the trace lacks timed kernels";
+  const failed = await vkml.profile(() => {
+    throw new RangeError("inside");
+  }).then(() => null, (e) => e);
+  if (!(failed instanceof RangeError)) return `profile: a failing run gave ${failed}`;
+  return null; // and the failed run stopped its recording: the next profile starts cleanly (runAll runs it again)
+}
+
 /** What `f` throws or rejects with, or null. */
 async function caught(f) {
   try {
@@ -393,6 +428,7 @@ export async function runAll(vkml, fixtures, device, log = () => {}) {
   await record("modules", null, () => moduleCases(vkml, fixtures.modules, device));
   await record("deferred index checks", null, () => deferredCase(vkml, device));
   await record("errors", null, () => errorCases(vkml, device));
+  await record("profile", null, () => profileCase(vkml, device));
   for (const op of failedOps) ops.delete(op);
   return { passed, failures, ops: [...ops].sort() };
 }

@@ -14,6 +14,7 @@ import {
   forwardCase,
   gradCase,
   moduleCases,
+  profileCase,
   scheduleCase,
   shuffleCase,
   stateDictCase,
@@ -95,6 +96,11 @@ test("normalisation layers and Embedding hold their layout's parameters and buff
   emb.reset_parameters();
   assert.deepEqual((await rows())[3], [0, 0, 0]);
   assert.throws(() => new nn.Embedding(5, 3, { padding_idx: 5 }), /Padding_idx must be within num_embeddings/);
+});
+
+test("vkml.profile records the kernels a run realizes, timed by the host clock on the CPU", async () => {
+  assert.equal(await profileCase(vkml, "cpu"), null);
+  assert.equal(await profileCase(vkml, "cpu"), null); // a second recording starts after the failed one stopped
 });
 
 test("Node has no WebGPU: init_webgpu rejects and best_device says why", async () => {

@@ -49,6 +49,11 @@ const [seq, hn] = gru.forward(vkml.randn([7, 2, 3]));
 const clipped: vkml.Tensor = nn.functional.hardtanh(q, -0.5, 0.5);
 const fused: vkml.Tensor = vkml.addcmul(q, q, clipped, { value: 0.5 });
 const bce = nn.functional.binary_cross_entropy_with_logits(q, vkml.rand([2, 4, 6]), { reduction: "sum" });
+const prof = await vkml.profile(async () => {
+  await model.forward(x).sum().item();
+});
+const profiled: number = prof.kernels.filter((k) => k.op === "matmul").length;
+if (profiled === 0 || !prof.table().includes("matmul")) throw new Error("the profile missed the model's products");
 const norm = new nn.BatchNorm1d(6);
 norm.reset_running_stats();
 norm.reset_parameters();

@@ -15,6 +15,7 @@ mod mode;
 mod nn;
 mod ops;
 mod optim;
+mod profile;
 mod random;
 mod rnn;
 mod scan;

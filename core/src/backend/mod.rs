@@ -1,6 +1,8 @@
 //! Layer 3: the contract between the engine and a device. A backend allocates and fills buffers and runs batches
 //! of kernels; readback and execution return futures, because a browser cannot block.
 
+pub mod profile;
+
 use crate::base::buffer::{Buffer, DeviceId};
 use crate::base::dtype::DType;
 use crate::base::view::View;

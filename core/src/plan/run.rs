@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::schedule;
-use crate::backend::{Arg, Kernel};
+use crate::backend::{profile, Arg, Kernel};
 use crate::base::buffer::{Buffer, DeviceId};
 use crate::dispatch;
 use crate::graph::node::Node;
@@ -63,6 +63,7 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
         }
         PENDING.store(0, Ordering::Relaxed);
         bump(Counter::Realizations, 1);
+        let started = profile::is_on().then(profile::now_us);
         // Buffers of nodes realized by this call; nodes are marked realized only once their device's batch succeeded,
         // so a failed batch never leaves garbage behind.
         let mut done: HashMap<u64, Buffer> = HashMap::new();
@@ -116,6 +117,9 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                     n.set_realized(buf.clone());
                 }
             }
+        }
+        if let Some(started) = started {
+            profile::record_realize(started);
         }
         Ok(())
     })

@@ -44,6 +44,7 @@ from . import _keywords, _random  # noqa: E402
 from ._grad_mode import enable_grad, no_grad  # noqa: E402
 from ._io import load, save  # noqa: E402
 from ._keywords import channels_last, contiguous_format, preserve_format, strided  # noqa: E402,F401
+from ._profile import profile  # noqa: E402
 
 realize = _vkml.realize_
 

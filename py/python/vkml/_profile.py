@@ -1,0 +1,75 @@
+"""`vkml.profile()`: where the time goes, kernel by kernel (vkml_core::backend::profile)."""
+
+from . import _vkml
+
+
+class profile:
+    """Record every kernel the devices run and every realization, while the block runs:
+
+        with vkml.profile() as p:
+            loss = model(x).sum()
+            loss.backward()
+            vkml.synchronize()
+        print(p.table())
+        p.export_chrome_trace("trace.json")  # Perfetto (ui.perfetto.dev) or chrome://tracing opens it
+
+    Work is lazy: what the block realizes is recorded (a read, `.item()`, `vkml.synchronize()` or `vkml.realize`),
+    and `synchronize()` runs when the block starts, so that earlier work is not counted. Where a device has
+    timestamp queries each kernel runs in a pass of its own that times it; elsewhere (the floor, the CPU) kernels are
+    listed without device time and `notes` says why."""
+
+    def __init__(self):
+        self._session = None
+
+    def __enter__(self):
+        _vkml.synchronize()
+        _vkml._profile_start()
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            _vkml.synchronize()
+        finally:
+            self._session = _vkml._profile_stop()
+        return False
+
+    def _done(self):
+        if self._session is None:
+            raise RuntimeError("the profile is still recording: read it after its `with` block")
+        return self._session
+
+    def table(self) -> str:
+        """Where the time went: kernels grouped by op, pipeline, shape and dtype, the most device time first, with
+        their share, calls and GB/s (TFLOP/s for products); then the totals and the notes."""
+        return self._done().table()
+
+    def export_chrome_trace(self, path) -> None:
+        """Write the Chrome trace-event JSON: realizations on the host track, timed kernels on one per device."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self._done().chrome_trace())
+
+    @property
+    def kernels(self) -> list:
+        """One dict per kernel: device, op, pipeline, shape, dtype, inputs, bytes, flops, batch, device_ms and
+        start_ms (on the device's clock; both None where the device has no timestamps)."""
+        return self._done().kernels
+
+    @property
+    def device_ms(self) -> float:
+        """Summed device time of the timed kernels, in milliseconds."""
+        return self._done().device_ms
+
+    @property
+    def host_ms(self) -> float:
+        """Summed host time of the realizations, in milliseconds."""
+        return self._done().host_ms
+
+    @property
+    def realizations(self) -> list:
+        """The host time of each realization, in milliseconds."""
+        return self._done().realizations
+
+    @property
+    def notes(self) -> list:
+        """What could not be measured, e.g. a device without timestamp queries."""
+        return self._done().notes
