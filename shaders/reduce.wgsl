@@ -1,6 +1,7 @@
 // Reductions (op 0 sum, 1 max, 2 argmax, 3 min, 4 argmin, 5 prod) over the trailing extra.x dims of a view: one workgroup per output;
 // each invocation folds a fixed strided subset in index order, then a fixed tree combines them, so the result
-// is the same on every run (no atomics).
+// is the same on every run (no atomics). A float product is kept as a mantissa and a power of two (`Scaled`), so
+// factors far apart (1e20, 1e20, 1e-20, 1e-20) never overflow or underflow before the end, in any order.
 // @inputs a
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
@@ -26,6 +27,65 @@ fn in_index(o: u32, r: u32) -> u32 {
         rem = rem / n;
     }
     return u32(idx);
+}
+
+// m · 2^e with |m| in [0.5, 1) for finite nonzero values; 0, ±inf and NaN are kept in m with e = 0.
+struct Scaled {
+    m: f32,
+    e: i32,
+}
+
+// A normal float's bits as m · 2^e (0x3f000000 gives m the exponent of 0.5).
+fn split_normal(b: u32) -> Scaled {
+    return Scaled(bitcast<f32>((b & 0x807fffffu) | 0x3f000000u), i32((b >> 23u) & 0xffu) - 126);
+}
+
+// x as m · 2^e, from its bits (a subnormal's significand, converted exactly, carries it, so no flush can lose it).
+fn split_f(x: f32) -> Scaled {
+    let b = bitcast<u32>(x);
+    let biased = (b >> 23u) & 0xffu;
+    if (biased == 255u || (b & 0x7fffffffu) == 0u) {
+        return Scaled(x, 0);
+    }
+    if (biased == 0u) {
+        let s = split_normal(bitcast<u32>(f32(b & 0x7fffffu)));
+        return Scaled(select(s.m, -s.m, (b & 0x80000000u) != 0u), s.e - 149);
+    }
+    return split_normal(b);
+}
+
+// a · b: the mantissas' product lies in [0.25, 1) and rounds once, as a plain product does; the exponents add
+// (kept within ±2^29, far past where any f32 product can come back into range).
+fn mul_scaled(a: Scaled, b: Scaled) -> Scaled {
+    let p = split_f(a.m * b.m);
+    return Scaled(p.m, clamp(a.e + b.e + p.e, -536870912, 536870912));
+}
+
+// 2^k as a float, for k in [-149, 127].
+fn pow2(k: i32) -> f32 {
+    if (k < -126) {
+        return bitcast<f32>(1u << u32(k + 149));
+    }
+    return bitcast<f32>(u32(k + 127) << 23u);
+}
+
+// The float s stands for, rounded once: ±inf past the range, a signed zero below half the smallest subnormal.
+fn scaled_value(s: Scaled) -> f32 {
+    let b = bitcast<u32>(s.m);
+    if ((b & 0x7fffffffu) == 0u || (b & 0x7fffffffu) >= 0x7f800000u || s.e == 0) {
+        return s.m;
+    }
+    let sign = b & 0x80000000u;
+    if (s.e > 128) {
+        return bitcast<f32>(sign | 0x7f800000u);
+    }
+    if (s.e < -149) {
+        return bitcast<f32>(sign);
+    }
+    if (s.e >= -125) {
+        return (s.m * 2.0) * pow2(s.e - 1); // exact: a normal result
+    }
+    return s.m * pow2(s.e); // a subnormal result, rounded once (GPUs may flush it)
 }
 
 // Does (v, i) beat (w, j) for max/argmax (min/argmin when `lo`)? NaN wins; ties go to the lower index.
@@ -66,6 +126,8 @@ fn main(
     var f = select(0.0, 1.0, prod);
     var iv = vec2<u32>(select(0u, 1u, prod), 0u);
     var ix = 0xffffffffu;
+    // A float product's power of two (f holds its mantissa); kept in si's first word for the tree.
+    var pe = 0;
     for (var r = lid; r < inner; r = r + WG) {
         let at = in_index(o, r);
         if (fc) {
@@ -73,7 +135,9 @@ fn main(
             if (op == OP_SUM) {
                 f = f + x;
             } else if (prod) {
-                f = f * x;
+                let p = mul_scaled(Scaled(f, pe), split_f(x));
+                f = p.m;
+                pe = p.e;
             } else if (extremum && (ix == 0xffffffffu || beats_f(x, r, f, ix, lo))) {
                 f = x;
                 ix = r;
@@ -91,7 +155,7 @@ fn main(
         }
     }
     sf[lid] = f;
-    si[lid] = iv;
+    si[lid] = select(iv, vec2<u32>(bitcast<u32>(pe), 0u), prod && fc);
     sx[lid] = ix;
     for (var s = WG / 2u; s > 0u; s = s / 2u) {
         workgroupBarrier();
@@ -100,8 +164,11 @@ fn main(
             if (op == OP_SUM) {
                 sf[lid] = sf[lid] + sf[j];
                 si[lid] = add64(si[lid], si[j]);
+            } else if (prod && fc) {
+                let p = mul_scaled(Scaled(sf[lid], bitcast<i32>(si[lid].x)), Scaled(sf[j], bitcast<i32>(si[j].x)));
+                sf[lid] = p.m;
+                si[lid] = vec2<u32>(bitcast<u32>(p.e), 0u);
             } else if (prod) {
-                sf[lid] = sf[lid] * sf[j];
                 si[lid] = mul64(si[lid], si[j]);
             } else if (sx[j] != 0xffffffffu) {
                 let take = sx[lid] == 0xffffffffu
@@ -123,6 +190,9 @@ fn main(
         out[2u * o] = sx[0];
         out[2u * o + 1u] = 0u;
         return;
+    }
+    if (prod && fc) {
+        sf[0] = scaled_value(Scaled(sf[0], bitcast<i32>(si[0].x)));
     }
     switch info.out_dtype {
         case 0u: { out[o] = bitcast<u32>(sf[0]); }

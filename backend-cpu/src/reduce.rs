@@ -1,5 +1,6 @@
 //! Reductions over the trailing `axes` dims of a view, each output accumulated sequentially in index order; float32
-//! sums accumulate in f64 and round once, so the oracle's sum stays within a rounding of exact at any length.
+//! sums accumulate in f64 and round once, so the oracle's sum stays within a rounding of exact at any length, and
+//! float products keep their power of two apart (`scaled_prod`), so no partial product leaves the range on the way.
 
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
@@ -18,8 +19,8 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     };
     let vals = gather(bytes, dtype, view, c);
     let v = match vals {
-        Values::F32(x) => float_reduce(op, &x, outer, inner, 1.0, f32::NEG_INFINITY, f32::INFINITY),
-        Values::F64(x) => float_reduce(op, &x, outer, inner, 1.0, f64::NEG_INFINITY, f64::INFINITY),
+        Values::F32(x) => float_reduce(op, &x, outer, inner, f32::NEG_INFINITY, f32::INFINITY),
+        Values::F64(x) => float_reduce(op, &x, outer, inner, f64::NEG_INFINITY, f64::INFINITY),
         Values::I64(x) => Values::I64(
             (0..outer)
                 .map(|o| {
@@ -47,11 +48,47 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     encode(&v, out)
 }
 
-trait Float: Copy + PartialOrd + std::ops::Mul<Output = Self> {
+trait Float: Copy + PartialOrd {
     fn nan(self) -> bool;
     fn wrap(v: Vec<Self>) -> Values;
     /// A row's sum, accumulated in f64 from +0.0 (an empty sum is +0.0, as torch's).
     fn sum(row: &[Self]) -> Self;
+    /// A row's product, rounded once from [`scaled_prod`].
+    fn prod(row: &[Self]) -> Self;
+}
+
+/// The product of `factors` as an f64 mantissa in [0.5, 1) and a power of two, multiplied in index order: each step
+/// rounds in f64 and the exponents add apart, so 1e30 · 1e30 · 1e-30 · 1e-30 is 1 in any order (0, inf and NaN stay
+/// in the mantissa).
+fn scaled_prod(factors: impl Iterator<Item = f64>) -> (f64, i64) {
+    let mut m = 1.0f64;
+    let mut e = 0i64;
+    for v in factors {
+        m *= v;
+        let bits = m.to_bits();
+        let biased = ((bits >> 52) & 0x7ff) as i64;
+        if m.is_finite() && m != 0.0 && biased != 0 {
+            // m's own exponent moves into e; 1022 is 0.5's. (m stays normal: |m| ≥ 0.5 · 2⁻¹⁴⁹ after any factor.)
+            e = e.saturating_add(biased - 1022);
+            m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+        }
+    }
+    (m, e)
+}
+
+/// m · 2^e, where it lies within `[-low, high]` powers of two (beyond: ±inf or ±0), computed in two exact steps.
+fn scaled_value((m, e): (f64, i64), low: i64, high: i64) -> f64 {
+    if !m.is_finite() || m == 0.0 {
+        return m;
+    }
+    if e > high {
+        return m * f64::INFINITY;
+    }
+    if e < -low {
+        return m * 0.0;
+    }
+    let half = (e / 2) as i32;
+    m * 2f64.powi(half) * 2f64.powi(e as i32 - half)
 }
 
 impl Float for f32 {
@@ -63,6 +100,10 @@ impl Float for f32 {
     }
     fn sum(row: &[f32]) -> f32 {
         row.iter().fold(0.0f64, |s, &v| s + f64::from(v)) as f32
+    }
+    fn prod(row: &[f32]) -> f32 {
+        // Past 2^129 any f32 is inf; below 2^-160 it is 0: the f64 value in between rounds once to f32.
+        scaled_value(scaled_prod(row.iter().map(|&v| f64::from(v))), 160, 129) as f32
     }
 }
 
@@ -76,15 +117,17 @@ impl Float for f64 {
     fn sum(row: &[f64]) -> f64 {
         row.iter().fold(0.0, |s, &v| s + v)
     }
+    fn prod(row: &[f64]) -> f64 {
+        scaled_value(scaled_prod(row.iter().copied()), 1080, 1025)
+    }
 }
 
 /// Sum, product, NaN-propagating max/min, and argmax/argmin where the first NaN (else the first extreme) wins, as torch.
-#[allow(clippy::too_many_arguments)]
-fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, one: T, lowest: T, highest: T) -> Values {
+fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, lowest: T, highest: T) -> Values {
     let rows = (0..outer).map(|o| &x[o * inner..(o + 1) * inner]);
     match op {
         ReduceOp::Sum => T::wrap(rows.map(T::sum).collect()),
-        ReduceOp::Prod => T::wrap(rows.map(|r| r.iter().fold(one, |s, &v| s * v)).collect()),
+        ReduceOp::Prod => T::wrap(rows.map(T::prod).collect()),
         ReduceOp::Max => T::wrap(
             rows.map(|r| r.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v })).collect(),
         ),

@@ -62,3 +62,89 @@ def test_a_failed_save_keeps_the_previous_file(tmp_path):
         signal.signal(signal.SIGXFSZ, old_handler)
     assert vkml.load(path)["w"].tolist() == [1.0] * 4
     assert [p.name for p in tmp_path.iterdir()] == ["m.safetensors"]
+
+
+def _torch_zip(path, entries):
+    """A torch-style zip of stored `entries` (name, bytes)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as z:
+        for name, data in entries:
+            z.writestr(name, data)
+    return path
+
+
+def _as_w(value_code):
+    """The pickle of {"w": <the object value_code builds>}."""
+    return b"\x80\x02}\x8c\x01w" + value_code + b"s."
+
+
+def test_deeply_nested_pickles_are_refused_not_a_stack_overflow(tmp_path):
+    """10,000 nested lists in 20 KB crashed the reader; past 1,000 levels it is an error, 500 still load."""
+    deep = _as_w(b"]" * 10_000 + b"a" * 9_999)
+    with pytest.raises(OSError, match="nest deeper than 1000 levels"):
+        vkml.load(_torch_zip(tmp_path / "deep.pt", [("archive/data.pkl", deep)]))
+    fine = _as_w(b"]" * 500 + b"a" * 499)
+    got = vkml.load(_torch_zip(tmp_path / "fine.pt", [("archive/data.pkl", fine)]))["w"]
+    depth = 0
+    while got:
+        got, depth = got[0], depth + 1
+    assert depth == 499 and got == []
+
+
+def test_memo_references_that_multiply_are_refused(tmp_path):
+    """A "billion laughs" pickle: each level lists the previous one ten times through memo references (10⁹ values
+    from 500 bytes), which the reader copies where pickle shares them."""
+    code = bytearray(b"}K\x00]q\x00s")  # {0: [], 1: [memo 0] * 10, 2: [memo 1] * 10, ...}
+    for level in range(1, 10):
+        code += b"K" + bytes([level]) + b"](" + bytes([ord("h"), level - 1]) * 10 + b"eq" + bytes([level]) + b"s"
+    code = _as_w(bytes(code))
+    assert len(code) < 600
+    with pytest.raises(OSError, match="pickle bomb"):
+        vkml.load(_torch_zip(tmp_path / "laughs.pt", [("archive/data.pkl", code)]))
+    # Sharing that stays small loads: one list referenced 20 times.
+    small = _as_w(b"](](K\x01K\x02eq\x00" + b"h\x00" * 19 + b"e")
+    got = vkml.load(_torch_zip(tmp_path / "small.pt", [("archive/data.pkl", small)]))["w"]
+    assert got == [[1, 2]] * 20
+
+
+def test_zip_entries_that_share_one_payload_are_refused(tmp_path):
+    """4,096 central-directory entries pointing at one 2 MiB payload would read as 8 GiB."""
+    import struct
+    import zlib
+
+    payload, pickle_code = b"\0" * (2 << 20), b"\x80\x02}q\x00."
+    local, central, offset = b"", b"", 0
+    names = [(b"archive/data.pkl", pickle_code)] + [(f"archive/data/{i}".encode(), payload) for i in range(4096)]
+    shared = None
+    for i, (name, data) in enumerate(names):
+        crc = zlib.crc32(data)
+        header = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0, crc, len(data), len(data), len(name), 0)
+        if i <= 1:  # the pickle and the payload are written once; every later entry points at the payload's header
+            at = offset
+            local += header + name + data
+            offset += len(header) + len(name) + len(data)
+            shared = at if i == 1 else shared
+        else:
+            at = shared
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 0, crc, len(data), len(data),
+                               len(name), 0, 0, 0, 0, 0, at) + name  # fmt: skip
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(names), len(names), len(central), len(local), 0)
+    path = tmp_path / "shared.pt"
+    path.write_bytes(local + central + end)
+    assert path.stat().st_size < 3 << 20
+    with pytest.raises(OSError, match="entries that share data"):
+        vkml.load(path)
+
+
+def test_an_expanded_tensor_loads_as_the_view_torch_saved(tmp_path):
+    """torch.save of a 1-element storage expanded to 2³³ elements is 1.5 KB; it loads as that view (torch loads it
+    so too), never as 32 GiB."""
+    import torch
+
+    path = tmp_path / "bomb.pt"
+    torch.save({"w": torch.zeros(1).expand(2**33)}, path)
+    assert path.stat().st_size < 4096
+    w = vkml.load(path)["w"]
+    assert tuple(w.shape) == (2**33,) and w.stride() == (0,)
+    assert w[:3].tolist() == [0.0, 0.0, 0.0]

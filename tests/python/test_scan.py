@@ -20,6 +20,23 @@ def test_matrix(op, cls, dtype, device):
 
 
 ZEROS = np.array([[1.5, 0.0, 2.0, -1.0], [0.0, 3.0, 0.0, 0.5], [2.0, -2.0, 0.5, 1.0]])
+# Factors whose partial products leave the float32 range in some order though the product does not (issue #20,
+# item 16: 512 alternating 1e20 and 1e-20 gave NaN on Vulkan, and torch's own vectorised CPU loop does too): each
+# row's product is in range, or truly overflows, underflows, or is 0, inf or NaN by the factors themselves.
+ALTERNATING = np.tile(np.array([1e20, 1e-20], np.float32), 256)
+FAR = np.array(
+    [
+        [1e30] * 6 + [1e-30] * 6,
+        [1e-30] * 6 + [3e30] * 6,
+        [1e30] * 3 + [1.0] * 9,
+        [1e-30] * 3 + [1.0] * 9,
+        [0.0] + [1e30] * 11,
+        [np.inf] + [1e-30] * 11,
+        [np.inf, 0.0] + [1.0] * 10,
+        [-1e20, 1e20, -1e-20, 1e-20] * 3,
+    ],
+    np.float32,
+)
 
 CASES = [
     case("prod", [(3, 4, 5)], lambda x: x.prod()),
@@ -75,3 +92,30 @@ def test_grad_with_zeros(op, device):
     """One zero in a row gives the others zero gradient and itself the product of the rest; two zeros give all zero."""
     check_grad(op, [ZEROS], (lambda x: x.prod(1)) if op == "prod" else (lambda x: x.cumprod(1)), device)
     check_grad(op, [ZEROS], (lambda x: x.prod()) if op == "prod" else (lambda x: x.cumprod(0)), device)
+
+
+@pytest.mark.parametrize(
+    ("values", "fn", "rows"),
+    [
+        (ALTERNATING, lambda x: x.prod(), [ALTERNATING]),
+        (ALTERNATING.reshape(4, 128), lambda x: x.prod(1), list(ALTERNATING.reshape(4, 128))),
+        (FAR, lambda x: x.prod(1), list(FAR)),
+        (FAR.T.copy(), lambda x: x.prod(0), list(FAR)),
+        (FAR, lambda x: x.t().prod(0), list(FAR)),
+    ],
+)
+def test_prod_never_overflows_on_the_way(values, fn, rows, device):
+    """Every device gives the exact product (math.prod in float64, in range for these factors) within prod's
+    contract, (n − 1)·u relatively, or its inf, zero or NaN: intermediate products never leave the range."""
+    import math
+
+    import vkml
+
+    got = np.asarray(fn(vkml.tensor(values, device=device)).numpy(), np.float64).ravel()
+    assert got.size == len(rows)
+    for g, row in zip(got, rows):
+        want = float(np.float32(math.prod(float(v) for v in row)))
+        if math.isnan(want) or math.isinf(want) or want == 0:
+            assert (math.isnan(g) and math.isnan(want)) or g == want, (g, want, row)
+        else:
+            assert abs(g - want) <= (len(row) - 1) * 2.0**-24 * abs(want), (g, want)

@@ -1,8 +1,10 @@
 //! Reading PyTorch checkpoints (`torch.save`'s zip: a pickle plus one raw file per storage) without torch and
 //! without running pickle code. The pickle is interpreted by a small machine that knows only plain containers,
 //! numbers, strings, tensor-rebuild records and storages; any other callable (os.system, eval, …) is refused by
-//! name before anything is called. Zip entries must be stored uncompressed, as torch writes them, so a
-//! compressed entry (a zip bomb among them) is refused too.
+//! name before anything is called. Zip entries must be stored uncompressed, as torch writes them, and side by
+//! side, so a compressed entry or entries sharing one payload (zip bombs) are refused too. The machine bounds what a
+//! small file can make it build: containers nest at most [`MAX_DEPTH`] deep, and memo references (which copy what
+//! pickle would share) may not build more than [`MAX_COPIED`] values beyond those the file spells out.
 
 use std::collections::HashMap;
 use std::io::{Cursor, Read};
@@ -43,6 +45,13 @@ pub enum Global {
     StorageType(DType),
 }
 
+/// How deep containers may nest (torch's checkpoints nest a few levels; Python's own recursion limit is 1,000).
+pub const MAX_DEPTH: usize = 1000;
+
+/// How many values memo references may copy in all (a state_dict's references name tensors and strings, one value
+/// each); past it the file is refused rather than expanded ("billion laughs").
+pub const MAX_COPIED: usize = 1 << 20;
+
 fn bad(msg: impl Into<String>) -> Error {
     Error::Io(format!("not a loadable PyTorch checkpoint: {}", msg.into()))
 }
@@ -73,15 +82,21 @@ fn entries(bytes: &[u8]) -> Result<(HashMap<String, Vec<u8>>, String)> {
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| bad(format!("not a zip archive ({e})")))?;
     let mut out = HashMap::new();
     let mut pickle = None;
+    // Stored entries lie side by side, so together they fit in the file; entries that share a payload do not.
+    let mut total: usize = 0;
     for i in 0..zip.len() {
         // Raw access: nothing is decompressed, and only stored entries are accepted below.
         let mut f = zip.by_index_raw(i).map_err(|e| bad(format!("entry {i}: {e}")))?;
         if f.compression() != zip::CompressionMethod::Stored {
             return Err(bad(format!("entry {} is compressed; torch stores checkpoint entries uncompressed", f.name())));
         }
-        let size = f.size() as usize;
-        if size > bytes.len() {
-            return Err(bad(format!("entry {} claims {size} bytes in a {}-byte file", f.name(), bytes.len())));
+        let size = usize::try_from(f.size()).unwrap_or(usize::MAX);
+        total = total.saturating_add(size);
+        if total > bytes.len() {
+            return Err(bad(format!(
+                "its entries claim {total} bytes or more in a {}-byte file (entries that share data)",
+                bytes.len()
+            )));
         }
         let mut data = Vec::with_capacity(size);
         f.read_to_end(&mut data).map_err(|e| bad(format!("entry {}: {e}", f.name())))?;
@@ -102,15 +117,46 @@ fn entries(bytes: &[u8]) -> Result<(HashMap<String, Vec<u8>>, String)> {
 pub fn load_torch(bytes: &[u8], device: DeviceId) -> Result<Value> {
     let (files, pickle) = entries(bytes)?;
     let prefix = pickle.trim_end_matches("data.pkl").to_string();
-    let mut m = Machine { code: &files[&pickle], at: 0, stack: Vec::new(), memo: HashMap::new() };
+    let mut m = Machine { code: &files[&pickle], at: 0, stack: Vec::new(), memo: HashMap::new(), copied: 0 };
     m.run(&|key: &str| files.get(&format!("{prefix}data/{key}")).cloned(), device)
+}
+
+/// A value on the machine's stack or in its memo, with how deeply its containers nest and how many values it holds
+/// (both kept as it is built, so that no walk over a hostile value is needed).
+#[derive(Clone)]
+struct Held {
+    value: Value,
+    depth: usize,
+    size: usize,
+}
+
+impl Held {
+    fn leaf(value: Value) -> Held {
+        Held { value, depth: 0, size: 1 }
+    }
+
+    /// A container of `items`, one level deeper than the deepest.
+    fn of(items: Vec<Held>, make: fn(Vec<Value>) -> Value) -> Result<Held> {
+        let depth = 1 + items.iter().map(|h| h.depth).max().unwrap_or(0);
+        let size = items.iter().fold(1usize, |n, h| n.saturating_add(h.size));
+        Held::checked(make(items.into_iter().map(|h| h.value).collect()), depth, size)
+    }
+
+    fn checked(value: Value, depth: usize, size: usize) -> Result<Held> {
+        if depth > MAX_DEPTH {
+            return Err(bad(format!("containers nest deeper than {MAX_DEPTH} levels")));
+        }
+        Ok(Held { value, depth, size })
+    }
 }
 
 struct Machine<'a> {
     code: &'a [u8],
     at: usize,
-    stack: Vec<Value>,
-    memo: HashMap<u32, Value>,
+    stack: Vec<Held>,
+    memo: HashMap<u32, Held>,
+    /// Values built by memo references so far (bounded by MAX_COPIED).
+    copied: usize,
 }
 
 impl Machine<'_> {
@@ -143,30 +189,61 @@ impl Machine<'_> {
         Ok(Value::Str(String::from_utf8(b).map_err(|_| bad("a string is not UTF-8"))?))
     }
 
-    fn pop(&mut self) -> Result<Value> {
+    fn push(&mut self, value: Value) {
+        self.stack.push(Held::leaf(value));
+    }
+
+    fn pop(&mut self) -> Result<Held> {
         self.stack.pop().ok_or_else(|| bad("stack underflow"))
     }
 
-    fn pop_mark(&mut self) -> Result<Vec<Value>> {
-        let at = self.stack.iter().rposition(|v| matches!(v, Value::Mark)).ok_or_else(|| bad("no MARK"))?;
+    fn pop_mark(&mut self) -> Result<Vec<Held>> {
+        let at = self.stack.iter().rposition(|h| matches!(h.value, Value::Mark)).ok_or_else(|| bad("no MARK"))?;
         let items = self.stack.split_off(at + 1);
         self.stack.pop();
         Ok(items)
     }
 
-    fn top(&mut self) -> Result<&mut Value> {
-        self.stack.last_mut().ok_or_else(|| bad("stack underflow"))
+    /// Add `items` to the container on top of the stack: a list takes them, a dict takes them as key, value pairs.
+    fn extend_top(&mut self, items: Vec<Held>, dict: bool) -> Result<()> {
+        let top = self.stack.last_mut().ok_or_else(|| bad("stack underflow"))?;
+        let depth = items.iter().map(|h| h.depth + 1).fold(top.depth, usize::max);
+        let size = items.iter().fold(top.size, |n, h| n.saturating_add(h.size));
+        if depth > MAX_DEPTH {
+            return Err(bad(format!("containers nest deeper than {MAX_DEPTH} levels")));
+        }
+        (top.depth, top.size) = (depth, size);
+        match (&mut top.value, dict) {
+            (Value::Dict(d), true) => {
+                if !items.len().is_multiple_of(2) {
+                    return Err(bad("SETITEMS with an odd number of items"));
+                }
+                let mut it = items.into_iter();
+                while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                    d.push((k.value, v.value));
+                }
+            }
+            (Value::List(l), false) => l.extend(items.into_iter().map(|h| h.value)),
+            (_, true) => return Err(bad("SETITEM on a non-dict")),
+            (_, false) => return Err(bad("APPEND to a non-list")),
+        }
+        Ok(())
     }
 
-    fn push_pairs(&mut self, items: Vec<Value>) -> Result<()> {
-        if !items.len().is_multiple_of(2) {
-            return Err(bad("SETITEMS with an odd number of items"));
+    fn memo_put(&mut self, k: u32) -> Result<()> {
+        let v = self.stack.last().ok_or_else(|| bad("stack underflow"))?.clone();
+        self.memo.insert(k, v);
+        Ok(())
+    }
+
+    /// A memo reference: pickle shares the object, this machine copies it, so the copies are counted.
+    fn memo_get(&mut self, k: u32) -> Result<()> {
+        let v = self.memo.get(&k).cloned().ok_or_else(|| bad(format!("memo {k} is not set")))?;
+        self.copied = self.copied.saturating_add(v.size);
+        if self.copied > MAX_COPIED {
+            return Err(bad(format!("its memo references copy more than {MAX_COPIED} values (a pickle bomb)")));
         }
-        let Value::Dict(d) = self.top()? else { return Err(bad("SETITEM on a non-dict")) };
-        let mut it = items.into_iter();
-        while let (Some(k), Some(v)) = (it.next(), it.next()) {
-            d.push((k, v));
-        }
+        self.stack.push(v);
         Ok(())
     }
 
@@ -180,25 +257,25 @@ impl Machine<'_> {
                 0x95 => {
                     self.take(8)?; // FRAME
                 }
-                b'}' => self.stack.push(Value::Dict(Vec::new())),
-                b']' => self.stack.push(Value::List(Vec::new())),
-                b')' => self.stack.push(Value::Tuple(Vec::new())),
-                b'(' => self.stack.push(Value::Mark),
-                b'N' => self.stack.push(Value::None),
-                0x88 => self.stack.push(Value::Bool(true)),
-                0x89 => self.stack.push(Value::Bool(false)),
+                b'}' => self.stack.push(Held::of(Vec::new(), |_| Value::Dict(Vec::new()))?),
+                b']' => self.stack.push(Held::of(Vec::new(), Value::List)?),
+                b')' => self.stack.push(Held::of(Vec::new(), Value::Tuple)?),
+                b'(' => self.push(Value::Mark),
+                b'N' => self.push(Value::None),
+                0x88 => self.push(Value::Bool(true)),
+                0x89 => self.push(Value::Bool(false)),
                 b'K' => {
                     let v = self.u8()? as i64;
-                    self.stack.push(Value::Int(v));
+                    self.push(Value::Int(v));
                 }
                 b'M' => {
                     let b = self.take(2)?;
                     let v = u16::from_le_bytes([b[0], b[1]]) as i64;
-                    self.stack.push(Value::Int(v));
+                    self.push(Value::Int(v));
                 }
                 b'J' => {
                     let v = self.u32()? as i32 as i64;
-                    self.stack.push(Value::Int(v));
+                    self.push(Value::Int(v));
                 }
                 0x8a => {
                     let n = self.u8()? as usize;
@@ -213,46 +290,39 @@ impl Machine<'_> {
                     if n > 0 && n < 8 && b[n - 1] & 0x80 != 0 {
                         v -= 1i64 << (8 * n); // sign-extend
                     }
-                    self.stack.push(Value::Int(v));
+                    self.push(Value::Int(v));
                 }
                 b'G' => {
                     let b = self.take(8)?;
                     let v = f64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-                    self.stack.push(Value::Float(v));
+                    self.push(Value::Float(v));
                 }
                 b'X' => {
                     let n = self.u32()? as usize;
                     let s = self.string(n)?;
-                    self.stack.push(s);
+                    self.push(s);
                 }
                 0x8c => {
                     let n = self.u8()? as usize;
                     let s = self.string(n)?;
-                    self.stack.push(s);
+                    self.push(s);
                 }
                 b'q' => {
                     let k = self.u8()? as u32;
-                    let v = self.top()?.clone();
-                    self.memo.insert(k, v);
+                    self.memo_put(k)?;
                 }
                 b'r' => {
                     let k = self.u32()?;
-                    let v = self.top()?.clone();
-                    self.memo.insert(k, v);
+                    self.memo_put(k)?;
                 }
-                0x94 => {
-                    let k = self.memo.len() as u32;
-                    let v = self.top()?.clone();
-                    self.memo.insert(k, v);
-                }
+                0x94 => self.memo_put(self.memo.len() as u32)?,
                 b'h' | b'j' => {
                     let k = if op == b'h' { self.u8()? as u32 } else { self.u32()? };
-                    let v = self.memo.get(&k).cloned().ok_or_else(|| bad(format!("memo {k} is not set")))?;
-                    self.stack.push(v);
+                    self.memo_get(k)?;
                 }
                 b't' => {
                     let items = self.pop_mark()?;
-                    self.stack.push(Value::Tuple(items));
+                    self.stack.push(Held::of(items, Value::Tuple)?);
                 }
                 0x85..=0x87 => {
                     let n = (op - 0x84) as usize;
@@ -260,58 +330,56 @@ impl Machine<'_> {
                         return Err(bad("stack underflow"));
                     }
                     let items = self.stack.split_off(self.stack.len() - n);
-                    self.stack.push(Value::Tuple(items));
+                    self.stack.push(Held::of(items, Value::Tuple)?);
                 }
                 b's' => {
                     let v = self.pop()?;
                     let k = self.pop()?;
-                    self.push_pairs(vec![k, v])?;
+                    self.extend_top(vec![k, v], true)?;
                 }
                 b'u' => {
                     let items = self.pop_mark()?;
-                    self.push_pairs(items)?;
+                    self.extend_top(items, true)?;
                 }
                 b'a' => {
                     let v = self.pop()?;
-                    let Value::List(l) = self.top()? else { return Err(bad("APPEND to a non-list")) };
-                    l.push(v);
+                    self.extend_top(vec![v], false)?;
                 }
                 b'e' => {
                     let items = self.pop_mark()?;
-                    let Value::List(l) = self.top()? else { return Err(bad("APPENDS to a non-list")) };
-                    l.extend(items);
+                    self.extend_top(items, false)?;
                 }
                 b'c' => {
                     let module = self.line()?;
                     let name = self.line()?;
-                    self.stack.push(Value::Global(global(&module, &name)?));
+                    self.push(Value::Global(global(&module, &name)?));
                 }
                 0x93 => {
-                    let (Value::Str(name), Value::Str(module)) = (self.pop()?, self.pop()?) else {
+                    let (Value::Str(name), Value::Str(module)) = (self.pop()?.value, self.pop()?.value) else {
                         return Err(bad("STACK_GLOBAL needs two strings"));
                     };
-                    self.stack.push(Value::Global(global(&module, &name)?));
+                    self.push(Value::Global(global(&module, &name)?));
                 }
                 b'Q' => {
-                    let pid = self.pop()?;
+                    let pid = self.pop()?.value;
                     let v = persistent(pid, storage)?;
-                    self.stack.push(v);
+                    self.push(v);
                 }
                 b'R' => {
-                    let args = self.pop()?;
-                    let f = self.pop()?;
+                    let args = self.pop()?.value;
+                    let f = self.pop()?.value;
                     let v = reduce(f, args, device)?;
-                    self.stack.push(v);
+                    self.push(v);
                 }
                 b'b' => {
                     // BUILD sets attributes of the object below it: for a state_dict that is torch's `_metadata`
                     // (layer versions), plain data built by the ops above. Nothing is called; the state is dropped.
-                    match self.pop()? {
+                    match self.pop()?.value {
                         Value::None | Value::Dict(_) | Value::Tuple(_) => {}
                         _ => return Err(bad("BUILD with a state that is not plain data")),
                     }
                 }
-                b'.' => return self.pop(),
+                b'.' => return Ok(self.pop()?.value),
                 other => return Err(bad(format!("pickle opcode 0x{other:02x} is not part of a tensor checkpoint"))),
             }
         }
@@ -381,7 +449,8 @@ fn reduce(f: Value, args: Value, device: DeviceId) -> Result<Value> {
                 }
             }
             let base = Tensor::from_bytes(bytes.to_vec(), &[n], *dtype, device)?;
-            Ok(Value::Tensor(base.with_view(view).contiguous()?.detach()))
+            // A view of its storage, as torch loads it: an expanded record (stride 0) stays as small as its file.
+            Ok(Value::Tensor(base.with_view(view).detach()))
         }
         Value::Global(Global::RebuildParameter) => match args.into_iter().next() {
             Some(Value::Tensor(t)) => Ok(Value::Tensor(t)),
