@@ -6,8 +6,8 @@ import { Tensor, ProfileSession, type DescribedTorch, type DescribedFunctional }
 
 export {
   ProfileSession, Tensor, manual_seed, no_grad, is_grad_enabled, init_webgpu, best_device, devices, load_safetensors,
-  load, set_eager,
-  is_eager, stats,
+  load, set_eager, is_eager, stats, memory_stats, memory_allocated, max_memory_allocated, memory_reserved,
+  reset_peak_memory_stats, empty_cache,
 } from "./pkg/vkml_web.js";
 
 type Operand = Tensor | number | boolean;

@@ -76,6 +76,7 @@ Tensor.prototype.toString = function () {
 export const {
   tensor, zeros, ones, full, rand, randn, arange, linspace, eye, manual_seed, no_grad, is_grad_enabled, init_webgpu,
   best_device, devices, load_safetensors, load, randint, randperm, normal, empty, set_eager, is_eager, stats,
+  memory_stats, memory_allocated, max_memory_allocated, memory_reserved, reset_peak_memory_stats, empty_cache,
 } = wasm;
 
 const described = makeDescribed(wasm, { Tensor, handle });

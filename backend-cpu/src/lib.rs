@@ -16,6 +16,7 @@ mod values;
 
 use std::sync::{Arc, RwLock};
 
+use vkml_core::backend::memory::{Memory, Tracker};
 use vkml_core::backend::profile::{self, KernelRecord};
 use vkml_core::backend::{Backend, DeviceInfo, DeviceType, Kernel};
 use vkml_core::base::buffer::{Buffer, DeviceId};
@@ -27,14 +28,32 @@ use vkml_core::util::future::{ready, BoxFuture};
 /// Allocations from this size up are reserved once before they are made (the probe costs a map and an unmap).
 const PROBE_BYTES: usize = 1 << 30;
 
-/// Host memory in NumPy layout; written once by the kernel that produces it.
+/// Host memory in NumPy layout; written once by the kernel that produces it. Its `size` bytes count as allocated
+/// while it lives.
 pub(crate) struct CpuBuffer {
     bytes: RwLock<Vec<u8>>,
+    size: u64,
+    memory: Arc<Tracker>,
+}
+
+impl CpuBuffer {
+    fn new(bytes: Vec<u8>, size: usize, memory: &Arc<Tracker>) -> CpuBuffer {
+        memory.hold(size as u64, false);
+        CpuBuffer { bytes: RwLock::new(bytes), size: size as u64, memory: memory.clone() }
+    }
+}
+
+impl Drop for CpuBuffer {
+    fn drop(&mut self) {
+        self.memory.release(self.size, false);
+    }
 }
 
 /// The CPU device.
 pub struct CpuBackend {
     info: DeviceInfo,
+    /// Bytes of live buffers: the host has no pool, so reserved is allocated.
+    memory: Arc<Tracker>,
 }
 
 impl CpuBackend {
@@ -49,6 +68,7 @@ impl CpuBackend {
                 driver: "vkml reference kernels".into(),
                 device_type: DeviceType::Cpu,
             },
+            memory: Arc::default(),
         }
     }
 }
@@ -115,13 +135,25 @@ impl Backend for CpuBackend {
         if len.saturating_mul(dtype.itemsize()) >= PROBE_BYTES {
             drop(vkml_core::util::host::reserve(len, dtype.itemsize())?);
         }
-        Ok(Buffer::new(id, dtype, len, Arc::new(CpuBuffer { bytes: RwLock::new(Vec::new()) })))
+        let size = len.saturating_mul(dtype.itemsize());
+        Ok(Buffer::new(id, dtype, len, Arc::new(CpuBuffer::new(Vec::new(), size, &self.memory))))
     }
 
     fn upload(&self, id: DeviceId, dtype: DType, bytes: &[u8]) -> Result<Buffer> {
         let len = bytes.len() / dtype.itemsize();
-        Ok(Buffer::new(id, dtype, len, Arc::new(CpuBuffer { bytes: RwLock::new(bytes.to_vec()) })))
+        Ok(Buffer::new(id, dtype, len, Arc::new(CpuBuffer::new(bytes.to_vec(), bytes.len(), &self.memory))))
     }
+
+    fn memory(&self) -> Memory {
+        self.memory.memory()
+    }
+
+    fn reset_peak_memory(&self) {
+        self.memory.reset_peak();
+    }
+
+    /// Nothing to give back: freed host buffers return to the system at once.
+    fn empty_cache(&self) {}
 
     fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()> {
         // While the profiler records, each kernel is timed on the host clock: here the host is the device.

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use vkml_core::backend::memory::Tracker;
 use vkml_core::base::dtype::DType;
 use vkml_core::util::stats::{bump, Counter};
 
@@ -21,10 +22,11 @@ pub fn size_bytes(dtype: DType, len: usize) -> u64 {
     ((words(dtype, len) * 4).max(16) as u64).next_multiple_of(16)
 }
 
-/// Freed buffers by byte size.
+/// Freed buffers by byte size, and the device's memory counters.
 #[derive(Default)]
 pub struct Pool {
     free: Mutex<HashMap<u64, Vec<wgpu::Buffer>>>,
+    pub memory: Tracker,
 }
 
 impl Pool {
@@ -32,17 +34,20 @@ impl Pool {
         let b = self.free.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&bytes)?.pop();
         if b.is_some() {
             bump(Counter::PoolHits, 1);
+            self.memory.hold(bytes, true);
         }
         b
     }
 
     fn put(&self, bytes: u64, b: wgpu::Buffer) {
         self.free.lock().unwrap_or_else(|e| e.into_inner()).entry(bytes).or_default().push(b);
+        self.memory.release(bytes, true);
     }
 
-    /// Drop every pooled buffer (used by tests to vary pool state).
+    /// Give every pooled buffer back to the device (`empty_cache`; tests also vary pool state with it).
     pub fn clear(&self) {
-        self.free.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        let freed = std::mem::take(&mut *self.free.lock().unwrap_or_else(|e| e.into_inner()));
+        self.memory.uncache(freed.iter().map(|(bytes, list)| bytes * list.len() as u64).sum());
     }
 }
 

@@ -51,6 +51,10 @@ pub fn device_type(info: &wgpu::AdapterInfo) -> DeviceType {
 pub fn open(index: usize, min_spec: bool) -> Result<Opened> {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
     desc.backends = wgpu::Backends::VULKAN;
+    // Where the driver reports a memory budget (VK_EXT_memory_budget), creating a buffer past 95 % of it is an
+    // out-of-memory error that vkml reports, rather than a request the driver may fail inside (lavapipe segfaults).
+    desc.memory_budget_thresholds =
+        wgpu::MemoryBudgetThresholds { for_resource_creation: Some(95), ..Default::default() };
     let instance = wgpu::Instance::new(desc);
     let adapters = block(instance.enumerate_adapters(wgpu::Backends::VULKAN));
     let count = adapters.len();
@@ -153,9 +157,9 @@ fn experimental() -> wgpu::ExperimentalFeatures {
     unsafe { wgpu::ExperimentalFeatures::enabled() }
 }
 
-/// Block on a future that wgpu resolves without polling (adapter and device requests on native).
+/// Block on a future that wgpu resolves without polling (adapter and device requests, error scopes, on native).
 #[cfg(not(target_arch = "wasm32"))]
-fn block<F: std::future::Future>(fut: F) -> F::Output {
+pub fn block<F: std::future::Future>(fut: F) -> F::Output {
     let mut fut = std::pin::pin!(fut);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     loop {

@@ -27,6 +27,7 @@ use std::task::{Context, Poll, Waker};
 
 use wgpu::util::DeviceExt;
 
+use vkml_core::backend::memory::Memory;
 use vkml_core::backend::profile::{self as prof, KernelRecord};
 use vkml_core::backend::{Backend, DeviceInfo, Kernel};
 use vkml_core::base::buffer::{Buffer, DeviceId};
@@ -60,6 +61,8 @@ pub struct VulkanBackend {
     coop: bool,
     /// Whether the device has timestamp queries, which the profiler's device times need.
     timestamps: bool,
+    /// Bytes of storage buffers the device may reserve (`VKML_MAX_DEVICE_BYTES`), where limited.
+    budget: Option<u64>,
     /// The matmul pipeline every product runs on instead of the selector's choice (tests and benchmarks set it).
     matmul_forced: Mutex<Option<MatmulPipeline>>,
     /// In a browser, the error scopes of batches run since the last readback: `run` cannot wait for them, so the
@@ -112,6 +115,7 @@ impl VulkanBackend {
             limits: o.limits,
             coop: o.coop,
             timestamps: o.timestamps,
+            budget: budget(),
             pipelines: Pipelines::default(),
             pool: Arc::new(Pool::default()),
             stray_error: o.stray_error,
@@ -133,11 +137,6 @@ impl VulkanBackend {
     /// Whether float16 products can run on the cooperative-matrix pipeline here.
     pub fn has_coop_matmul(&self) -> bool {
         self.coop
-    }
-
-    /// Forget pooled buffers (tests vary pool state with it).
-    pub fn clear_pool(&self) {
-        self.pool.clear();
     }
 
     /// The pending encoder, locked: recording, submitting and queue writes all happen under this lock, so work
@@ -163,15 +162,58 @@ impl VulkanBackend {
         b.downcast::<GpuBuffer>().ok_or_else(|| Error::Backend("not a Vulkan buffer".into()))
     }
 
-    fn new_buffer(&self, bytes: u64) -> wgpu::Buffer {
-        self.pool.take(bytes).unwrap_or_else(|| {
-            self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("vkml"),
-                size: bytes,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        })
+    /// A storage buffer of `bytes`: a pooled one of that size, else a new one. A new one must fit the budget
+    /// (`VKML_MAX_DEVICE_BYTES`) and the device: where either refuses, the pool's buffers go back to the device and
+    /// the request is tried once more, as torch's allocator frees its cache before it reports running out.
+    fn new_buffer(&self, bytes: u64) -> Result<wgpu::Buffer> {
+        if let Some(b) = self.pool.take(bytes) {
+            return Ok(b);
+        }
+        let buffer = match self.create_buffer(bytes) {
+            Ok(b) => b,
+            Err(_) => {
+                self.pool.clear();
+                self.create_buffer(bytes)?
+            }
+        };
+        self.pool.memory.hold(bytes, false);
+        Ok(buffer)
+    }
+
+    fn create_buffer(&self, bytes: u64) -> Result<wgpu::Buffer> {
+        let held = self.pool.memory.memory().reserved;
+        if self.budget.is_some_and(|budget| held.saturating_add(bytes) > budget) {
+            return Err(self.out_of_memory(bytes, "VKML_MAX_DEVICE_BYTES"));
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("vkml"),
+            size: bytes,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        // Natively wgpu reports a creation's error before the scope's future is first polled; a browser cannot
+        // wait for it, and its error surfaces with the batch that uses the buffer.
+        #[cfg(not(target_arch = "wasm32"))]
+        if device::block(scope.pop()).is_some() {
+            return Err(self.out_of_memory(bytes, "the device"));
+        }
+        #[cfg(target_arch = "wasm32")]
+        drop(scope);
+        Ok(buffer)
+    }
+
+    /// torch's wording for an allocation that does not fit.
+    fn out_of_memory(&self, bytes: u64, refused_by: &str) -> Error {
+        let m = self.pool.memory.memory();
+        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+        Error::Runtime(format!(
+            "{} out of memory: tried to allocate {:.2} GiB; {:.2} GiB allocated, {:.2} GiB reserved (refused by {refused_by})",
+            self.info.label,
+            gib(bytes),
+            gib(m.allocated),
+            gib(m.reserved)
+        ))
     }
 
     fn launch(&self, k: &Kernel) -> Result<Launch> {
@@ -328,7 +370,7 @@ impl Backend for VulkanBackend {
                 self.info.label
             )));
         }
-        let buffer = self.new_buffer(bytes);
+        let buffer = self.new_buffer(bytes)?;
         Ok(Buffer::new(id, dtype, len, Arc::new(GpuBuffer { buffer, bytes, pool: self.pool.clone() })))
     }
 
@@ -397,6 +439,18 @@ impl Backend for VulkanBackend {
         }
     }
 
+    fn memory(&self) -> Memory {
+        self.pool.memory.memory()
+    }
+
+    fn reset_peak_memory(&self) {
+        self.pool.memory.reset_peak();
+    }
+
+    fn empty_cache(&self) {
+        self.pool.clear();
+    }
+
     fn read(&self, buffer: &Buffer) -> BoxFuture<Vec<u8>> {
         if let Some(e) = self.take_stray_error() {
             return ready(Err(Error::Backend(e)));
@@ -462,6 +516,14 @@ impl Backend for VulkanBackend {
             s.get_or_insert_with(|| format!("polling the Vulkan device failed: {e}"));
         }
     }
+}
+
+/// `VKML_MAX_DEVICE_BYTES`: the bytes of storage buffers a GPU device may reserve (unset: the device's own limit).
+fn budget() -> Option<u64> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::env::var("VKML_MAX_DEVICE_BYTES").ok().and_then(|v| v.trim().parse().ok());
+    #[cfg(target_arch = "wasm32")]
+    None
 }
 
 /// The mapping's outcome once known, and who to wake then.

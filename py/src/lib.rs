@@ -14,6 +14,7 @@ mod index;
 mod interpolate;
 mod io;
 mod math;
+mod memory;
 mod nn;
 mod optim;
 mod pad;
@@ -410,6 +411,7 @@ mod _vkml {
             _binary, _clamp, _diag, _diagonal, _lerp, _masked_fill, _moment, _nan_to_num, _product, _roll, _unary,
             _update,
         },
+        memory::{_empty_cache, _memory, _reset_peak_memory},
         nn::{
             adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, cross_entropy, dropout,
             group_norm, layer_norm, linear, log_softmax, logsumexp, max_pool2d, nll_loss, one_hot, sigmoid, softmax,

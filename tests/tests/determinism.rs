@@ -2,6 +2,7 @@
 //! matter varies — buffer-pool state, batching into submissions (lazy vs eager) and the CPU thread count.
 
 use vkml_core::api::Tensor;
+use vkml_core::backend::Backend;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::tensor::realize::set_eager;
 use vkml_core::Result;
@@ -28,7 +29,7 @@ fn realizing_twice_gives_the_same_bytes() -> Result<()> {
     assert_eq!(first_cpu, one_thread, "cpu result depends on the thread count");
     for (id, backend) in &d.gpus {
         let lazy = bytes(&graph(*id)?)?;
-        backend.clear_pool();
+        backend.empty_cache();
         set_eager(true);
         let eager = graph(*id).and_then(|t| bytes(&t));
         set_eager(false);

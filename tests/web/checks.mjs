@@ -322,6 +322,31 @@ export async function profileCase(vkml, device) {
   return null; // and the failed run stopped its recording: the next profile starts cleanly (runAll runs it again)
 }
 
+/** Memory with torch's names: a realized 4 MiB tensor counts as allocated until it is freed; a GPU pool keeps it
+ * reserved until empty_cache; the peak remembers it until reset. */
+export async function memoryCase(vkml, device) {
+  vkml.empty_cache(device);
+  vkml.reset_peak_memory_stats(device);
+  const before = vkml.memory_allocated(device);
+  const x = vkml.zeros([1 << 20], { device });
+  await x.data();
+  const held = vkml.memory_allocated(device) - before;
+  x.free();
+  const stats = vkml.memory_stats(device);
+  const pooled = device === "cpu" ? 0 : 4 << 20;
+  const want = { "allocated_bytes.all.current": before, "allocated_bytes.all.peak": before + (4 << 20),
+    "reserved_bytes.all.current": before + pooled };
+  if (held !== 4 << 20 || JSON.stringify(stats) !== JSON.stringify(want)) {
+    return `memory: held ${held}, stats ${JSON.stringify(stats)}, want ${JSON.stringify(want)}`;
+  }
+  vkml.empty_cache(device);
+  vkml.reset_peak_memory_stats(device);
+  if (vkml.memory_reserved(device) !== before || vkml.max_memory_allocated(device) !== before) {
+    return "memory: empty_cache or reset_peak_memory_stats left the old figures";
+  }
+  return null;
+}
+
 /** What `f` throws or rejects with, or null. */
 async function caught(f) {
   try {
@@ -429,6 +454,7 @@ export async function runAll(vkml, fixtures, device, log = () => {}) {
   await record("deferred index checks", null, () => deferredCase(vkml, device));
   await record("errors", null, () => errorCases(vkml, device));
   await record("profile", null, () => profileCase(vkml, device));
+  await record("memory", null, () => memoryCase(vkml, device));
   for (const op of failedOps) ops.delete(op);
   return { passed, failures, ops: [...ops].sort() };
 }

@@ -13,6 +13,7 @@ import {
   errorCases,
   forwardCase,
   gradCase,
+  memoryCase,
   moduleCases,
   profileCase,
   scheduleCase,
@@ -101,6 +102,10 @@ test("normalisation layers and Embedding hold their layout's parameters and buff
 test("vkml.profile records the kernels a run realizes, timed by the host clock on the CPU", async () => {
   assert.equal(await profileCase(vkml, "cpu"), null);
   assert.equal(await profileCase(vkml, "cpu"), null); // a second recording starts after the failed one stopped
+});
+
+test("memory_stats and its kin follow the tensors, with torch's names", async () => {
+  assert.equal(await memoryCase(vkml, "cpu"), null);
 });
 
 test("Node has no WebGPU: init_webgpu rejects and best_device says why", async () => {

@@ -11,6 +11,7 @@ mod device;
 mod einsum;
 mod gather;
 mod io;
+mod memory;
 mod mode;
 mod nn;
 mod ops;

@@ -1,6 +1,7 @@
 //! Layer 3: the contract between the engine and a device. A backend allocates and fills buffers and runs batches
 //! of kernels; readback and execution return futures, because a browser cannot block.
 
+pub mod memory;
 pub mod profile;
 
 use crate::base::buffer::{Buffer, DeviceId};
@@ -79,6 +80,15 @@ pub trait Backend: Send + Sync {
 
     /// A buffer holding `bytes` (NumPy layout for `dtype`).
     fn upload(&self, id: DeviceId, dtype: DType, bytes: &[u8]) -> Result<Buffer>;
+
+    /// The device's memory: bytes held by tensors, reserved by its pool, and the peak.
+    fn memory(&self) -> memory::Memory;
+
+    /// Start the peak of [`Backend::memory`] again from what is allocated now.
+    fn reset_peak_memory(&self);
+
+    /// Give the buffers a pool keeps for reuse back to the device (torch's `empty_cache`).
+    fn empty_cache(&self);
 
     /// Run the kernels in order as one batch (one submission on a GPU). Resolves when errors are known.
     fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()>;

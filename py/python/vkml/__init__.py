@@ -44,6 +44,14 @@ from . import _keywords, _random  # noqa: E402
 from ._grad_mode import enable_grad, no_grad  # noqa: E402
 from ._io import load, save  # noqa: E402
 from ._keywords import channels_last, contiguous_format, preserve_format, strided  # noqa: E402,F401
+from ._memory import (  # noqa: E402
+    empty_cache,
+    max_memory_allocated,
+    memory_allocated,
+    memory_reserved,
+    memory_stats,
+    reset_peak_memory_stats,
+)
 from ._profile import profile  # noqa: E402
 
 realize = _vkml.realize_

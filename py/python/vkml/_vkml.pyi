@@ -9,7 +9,7 @@ from os import PathLike
 from typing import Any, Final, SupportsFloat, SupportsIndex, final
 from typing_extensions import disjoint_base
 
-__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_ProfileSession", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_moment", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
+__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_ProfileSession", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_empty_cache", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_memory", "_moment", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_reset_peak_memory", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
 
 bfloat16: Final[dtype]
 bool: Final[dtype]
@@ -472,6 +472,11 @@ def _diag(t: Tensor, diagonal: SupportsIndex = 0) -> Tensor: ...
 def _diagonal(t: Tensor, offset: SupportsIndex = 0, dim1: SupportsIndex = 0, dim2: SupportsIndex = 1) -> Tensor: ...
 def _empty(size: SupportsGetItem[int, SupportsIndex], dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 
+def _empty_cache(device: Any) -> None:
+    """
+    Give the buffers `device`'s pool keeps back to the device.
+    """
+
 def _force_matmul(name: str | None = None) -> None:
     """
     Run every matmul on every opened Vulkan device through the pipeline `name` (docs/matmul.md), or the selector's
@@ -493,6 +498,11 @@ def _matmul_pipeline(m: SupportsIndex, n: SupportsIndex, k: SupportsIndex, batch
     """
     The pipeline the selector picks for `batch` products of (m x k) @ (k x n) on Vulkan; `coop`: float16 operands on
     a device with cooperative matrices.
+    """
+
+def _memory(device: Any) -> tuple[int, int, int]:
+    """
+    (allocated, reserved, peak) bytes of `device`.
     """
 
 def _moment(t: Tensor, is_std: bool2, dim: Any | None = None, unbiased: bool2 | None = None, keepdim: bool2 = False, correction: SupportsFloat | SupportsIndex | None = None) -> Tensor:
@@ -529,6 +539,12 @@ def _profile_stop() -> _ProfileSession:
 
 def _randint(low: SupportsIndex, high: SupportsIndex, size: SupportsGetItem[int, SupportsIndex], dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 def _randperm(n: SupportsIndex, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
+
+def _reset_peak_memory(device: Any) -> None:
+    """
+    Start `device`'s peak again from what is allocated now.
+    """
+
 def _roll(t: Tensor, shifts: Any, dims: Any | None = None) -> Tensor: ...
 
 def _scatter(t: Tensor, dim: SupportsIndex, index: Tensor, src: Any, add: bool2, reduce: str | None = None) -> Tensor:
