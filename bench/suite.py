@@ -1,7 +1,8 @@
-"""The benchmark suite beside PyTorch in the same run: matmul (f32, f16), add, a full sum, softmax over rows, a small
-CNN's Adam step, MLP train steps and the host cost of one op, each as vkml throughput against torch's (CUDA where
-present, else the CPU). Wall clock around N iterations ended by each library's synchronize, no read-back; every
-iteration gets other inputs (two sets, alternated), so no result can be reused. Writes JSON and a markdown table.
+"""The benchmark suite beside PyTorch in the same run: matmul (f32, f16), add, a 5-op elementwise chain, a full sum,
+softmax over rows, a small CNN's Adam step, MLP train steps, the host cost of one op and of 1,000 in-place adds, each
+as vkml throughput against torch's (CUDA where present, else the CPU). Wall clock around N iterations ended by each
+library's synchronize, no read-back; every iteration gets other inputs (two sets, alternated), so no result can be
+reused. Writes JSON and a markdown table.
 
 Run: `PYTHONPATH=.pyinstall python bench/suite.py [--size small|full] [--device vulkan:0] [--out DIR]` after
 `bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements, 4096**3 matmuls, batch 256), `small` the
@@ -75,6 +76,8 @@ def kernel_cases(size):
     yield "f16 matmul", "TFLOP/s", 2 * n**3, (ah, bh), lambda x, y: x @ y
     x, y = pair(rng, (elems,)), pair(rng, (elems,))
     yield "add", "GB/s", 3 * 4 * elems, (x, y), lambda p, q: p + q
+    # Issue #19's chain: five ops over the add's operands; fused it would move what the add moves.
+    yield "5-op chain", "GB/s", 3 * 4 * elems, (x, y), lambda p, q: ((p * q + 1).relu() - q).exp()
     yield "sum of all", "GB/s", 4 * elems, (x,), lambda p: p.sum()
     rows = pair(rng, (elems // row, row))
     yield "softmax over rows", "GB/s", 2 * 4 * elems, (rows,), lambda p: p.softmax(-1)
@@ -133,6 +136,18 @@ def run_host(lib, iters):
     return timed(lib, step, iters) / 64
 
 
+def run_inplace(lib, iters):
+    """Seconds per op of 1,000 in-place adds to a 4-element tensor, recorded and then realized once."""
+    x = lib.tensor(np.zeros(4, np.float32))
+
+    def step(i):
+        for _ in range(1000):
+            x.add_(1.0)
+        return x
+
+    return timed(lib, step, iters) / 1000
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--size", choices=sorted(SIZES), default="small")
@@ -166,6 +181,7 @@ def main() -> None:
     for b in mlp_batches:
         record(f"MLP train step, batch {b}", "ms", 0, *(run_train(lib, mlp, (b, 784), iters) for lib in (ours, theirs)))
     record("host cost of one op", "ms", 0, *(run_host(lib, iters) for lib in (ours, theirs)))
+    record("1,000 in-place adds, per add", "ms", 0, *(run_inplace(lib, iters) for lib in (ours, theirs)))
     build = vkml._vkml._build_profile()
     head = (
         f"vkml on {ours.device} ({build} build) beside torch {torch.__version__} on {theirs.device}, size {args.size}"

@@ -418,7 +418,7 @@ mod _vkml {
         },
         optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr},
         pad::pad,
-        profile::{_profile_start, _profile_stop, PySession},
+        profile::{_profile_start, _profile_stop},
         pytensor::Tensor,
         random::{_bernoulli, _empty, _multinomial, _normal, _randint, _randperm},
         rnn::PyRnn,

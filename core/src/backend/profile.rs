@@ -208,14 +208,10 @@ fn three_digits(v: f64) -> String {
     }
 }
 
-/// One row of [`Session::rows`]: kernels grouped by op, pipeline, output shape and dtype.
+/// One row of [`Session::rows`]: the kernels like `first` (same device, op, pipeline, shape and dtype), summed.
 #[derive(Clone, Debug)]
 pub struct Row {
-    pub device: String,
-    pub op: &'static str,
-    pub pipeline: &'static str,
-    pub shape: Vec<usize>,
-    pub dtype: &'static str,
+    pub first: KernelRecord,
     pub calls: usize,
     /// Summed device time (ms), None where no call was timed.
     pub device_ms: Option<f64>,
@@ -241,26 +237,13 @@ impl Session {
         let mut rows: Vec<Row> = Vec::new();
         for k in &self.kernels {
             let same = |r: &&mut Row| {
-                r.device == k.device
-                    && r.op == k.op
-                    && r.pipeline == k.pipeline
-                    && r.shape == k.shape
-                    && r.dtype == k.dtype
+                let f = &r.first;
+                (&f.device, f.op, f.pipeline, &f.shape, f.dtype) == (&k.device, k.op, k.pipeline, &k.shape, k.dtype)
             };
             let row = match rows.iter_mut().find(same) {
                 Some(r) => r,
                 None => {
-                    rows.push(Row {
-                        device: k.device.clone(),
-                        op: k.op,
-                        pipeline: k.pipeline,
-                        shape: k.shape.clone(),
-                        dtype: k.dtype,
-                        calls: 0,
-                        device_ms: None,
-                        bytes: 0,
-                        flops: 0,
-                    });
+                    rows.push(Row { first: k.clone(), calls: 0, device_ms: None, bytes: 0, flops: 0 });
                     let last = rows.len() - 1;
                     &mut rows[last]
                 }
@@ -307,7 +290,7 @@ impl Session {
             let _ = writeln!(
                 out,
                 "{ms:>10} {share:>6} {:>6} {rate:>14}  {:<12} {:<22} {:<9} {:<16} {:?}",
-                r.calls, r.op, r.pipeline, r.dtype, r.device, r.shape
+                r.calls, r.first.op, r.first.pipeline, r.first.dtype, r.first.device, r.first.shape
             );
         }
         let _ = writeln!(

@@ -88,7 +88,12 @@ fn shifted(x: &Tensor, dim: i64, name: &str) -> Result<(Tensor, i64)> {
     let d = compute_dtype(x, name, false)?;
     let x = if x.ndim() == 0 { x.unsqueeze(0)? } else { x.clone() };
     let dim = wrap_dim(dim, x.ndim())? as i64;
-    let m = x.detach().to_dtype(d)?.amax(Some(&[dim]), true)?;
+    // An empty tensor has no maximum to shift by (amax refuses an empty dim), and nothing to shift: torch gives it back.
+    let m = if x.numel() == 0 {
+        Tensor::zeros(&[], d, x.device())?
+    } else {
+        x.detach().to_dtype(d)?.amax(Some(&[dim]), true)?
+    };
     Ok((sub(&t(&x.to_dtype(d)?), &t(&m))?, dim))
 }
 

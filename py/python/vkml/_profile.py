@@ -41,35 +41,17 @@ class profile:
     def table(self) -> str:
         """Where the time went: kernels grouped by op, pipeline, shape and dtype, the most device time first, with
         their share, calls and GB/s (TFLOP/s for products); then the totals and the notes."""
-        return self._done().table()
+        return self._done()["table"]
 
     def export_chrome_trace(self, path) -> None:
         """Write the Chrome trace-event JSON: realizations on the host track, timed kernels on one per device."""
         with open(path, "w", encoding="utf-8") as f:
-            f.write(self._done().chrome_trace())
+            f.write(self._done()["chrome_trace"])
 
-    @property
-    def kernels(self) -> list:
-        """One dict per kernel: device, op, pipeline, shape, dtype, inputs, bytes, flops, batch, device_ms and
-        start_ms (on the device's clock; both None where the device has no timestamps)."""
-        return self._done().kernels
-
-    @property
-    def device_ms(self) -> float:
-        """Summed device time of the timed kernels, in milliseconds."""
-        return self._done().device_ms
-
-    @property
-    def host_ms(self) -> float:
-        """Summed host time of the realizations, in milliseconds."""
-        return self._done().host_ms
-
-    @property
-    def realizations(self) -> list:
-        """The host time of each realization, in milliseconds."""
-        return self._done().realizations
-
-    @property
-    def notes(self) -> list:
-        """What could not be measured, e.g. a device without timestamp queries."""
-        return self._done().notes
+    def __getattr__(self, name):
+        """`kernels` (one dict per kernel: device, op, pipeline, shape, dtype, inputs, bytes, flops, batch, device_ms
+        and start_ms, the last two None where not measured), `device_ms` and `host_ms` (the sums), `realizations`
+        (each one's host ms) and `notes` (what could not be measured)."""
+        if name in ("kernels", "device_ms", "host_ms", "realizations", "notes"):
+            return self._done()[name]
+        raise AttributeError(f"'profile' object has no attribute '{name}'")

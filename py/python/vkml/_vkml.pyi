@@ -9,7 +9,7 @@ from os import PathLike
 from typing import Any, Final, SupportsFloat, SupportsIndex, final
 from typing_extensions import disjoint_base
 
-__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_ProfileSession", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_empty_cache", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_memory", "_moment", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_reset_peak_memory", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
+__all__ = ["bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_empty_cache", "_force_matmul", "_gather", "_has_coop_matmul", "_index_select", "_lerp", "_masked_fill", "_matmul_pipeline", "_memory", "_moment", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_reset_peak_memory", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "where", "zeros"]
 
 bfloat16: Final[dtype]
 bool: Final[dtype]
@@ -361,43 +361,6 @@ class _Mha:
         """
 
 @final
-class _ProfileSession:
-    def chrome_trace(self, /) -> str:
-        """
-        The Chrome trace-event JSON.
-        """
-    @property
-    def device_ms(self, /) -> float:
-        """
-        Summed device time of the timed kernels (ms).
-        """
-    @property
-    def host_ms(self, /) -> float:
-        """
-        Summed host time of the realizations (ms).
-        """
-    @property
-    def kernels(self, /) -> list:
-        """
-        One dict per kernel as it ran: device, op, pipeline, shape, dtype, inputs, bytes, flops, batch, device_ms and
-        start_ms (on the device's clock), the last two None where not measured.
-        """
-    @property
-    def notes(self, /) -> list[str]:
-        """
-        What could not be measured.
-        """
-    @property
-    def realizations(self, /) -> list[float]:
-        """
-        Host time of each realization (ms), in order.
-        """
-    def table(self, /) -> str:
-        """
-        Where the time went, one line per kernel group.
-        """
-
-@final
 class _Rnn:
     """
     A recurrent layer stack's layout (torch's constructor arguments, checked with torch's messages).
@@ -532,9 +495,11 @@ def _profile_start() -> None:
     Start recording (one recording at a time).
     """
 
-def _profile_stop() -> _ProfileSession:
+def _profile_stop() -> dict:
     """
-    Stop recording and hand back what it saw.
+    Stop recording: a dict of table, chrome_trace, device_ms, host_ms, realizations (host ms each), notes and
+    kernels (one dict each: device, op, pipeline, shape, dtype, inputs, bytes, flops, batch, device_ms and start_ms,
+    the last two None where not measured).
     """
 
 def _randint(low: SupportsIndex, high: SupportsIndex, size: SupportsGetItem[int, SupportsIndex], dtype: Any | None = None, device: Any | None = None) -> Tensor: ...

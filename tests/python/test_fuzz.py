@@ -1,0 +1,141 @@
+"""A seeded fuzz over the op table (issue #20): every unary, binary and reduce op that torch spells the same way, on
+random shapes (0-d, empty, broadcast, up to 4 dims), input classes, dtypes, dims and keepdim, checked by `check_op`:
+a value within the op's contract, torch's exception class, or a refusal the op table declares; never a panic, an
+abort or a wrong answer. Then file bytes: mutated checkpoints load or fail with a clean error.
+
+CI runs a fixed sample (`VKML_FUZZ_EXAMPLES`, default 1,000 per device, about 10 s on cpu, lavapipe and the floor);
+the long form is
+`VKML_FUZZ_EXAMPLES=3000 python -m pytest tests/python/test_fuzz.py -p known_failures`. Each run writes
+`tests/out/fuzz.json`: the examples run, the ops reached and the outcomes."""
+
+import json
+import os
+import pathlib
+
+import numpy as np
+import pytest
+import torch
+import vkml
+from coverage_matrix import CLASSES, DTYPES
+from helpers import check_op
+
+EXAMPLES = int(os.environ.get("VKML_FUZZ_EXAMPLES", "1000"))
+OUT = pathlib.Path(__file__).resolve().parents[2] / "tests" / "out" / "fuzz.json"
+# Reductions torch spells x.op(dim=, keepdim=), and those without keepdim (dim only).
+KEEPDIM = {"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "all", "any", "prod", "logsumexp", "std",
+           "var"}  # fmt: skip
+DIM_ONLY = {"cumsum", "cumprod", "softmax", "log_softmax"}
+
+
+def _ops():
+    """(name, kind) of every op the fuzz can call generically, in table order."""
+    out = []
+    for r in vkml.op_table():
+        name, kind = r["name"], r["kind"]
+        if kind == "unary" and hasattr(torch.Tensor, name) and hasattr(vkml.Tensor, name):
+            out.append((name, kind))
+        elif kind == "binary" and name != "outer" and hasattr(torch, name) and hasattr(vkml, name):
+            out.append((name, kind))
+        elif kind == "reduce" and name in KEEPDIM | DIM_ONLY:
+            out.append((name, kind))
+    return out
+
+
+OPS = _ops()
+
+
+def _shape(rng, rank=None):
+    rank = int(rng.integers(0, 5)) if rank is None else rank
+    return tuple(int(d) for d in rng.choice([0, 1, 2, 3, 5], size=rank, p=[0.08, 0.22, 0.3, 0.25, 0.15]))
+
+
+def _broadcast_partner(rng, shape):
+    """A shape that broadcasts with `shape` (dims set to 1, leading dims dropped), or now and then one that does
+    not (torch's error is then the expectation)."""
+    if rng.random() < 0.08:
+        return tuple(d + 1 for d in shape) or (2,)
+    other = [1 if rng.random() < 0.3 else d for d in shape]
+    return tuple(other[int(rng.integers(0, len(other) + 1)) :]) if other and rng.random() < 0.3 else tuple(other)
+
+
+def example(i):
+    """Example `i`: (op, shapes, fn, cls, dtype); the same for an index on every run."""
+    rng = np.random.default_rng(1000 + i)
+    name, kind = OPS[int(rng.integers(0, len(OPS)))]
+    cls = str(rng.choice(CLASSES))
+    dtype = str(rng.choice(DTYPES))
+    shape = _shape(rng)
+    if kind == "unary":
+        return name, [shape], (lambda x: getattr(x, name)()), cls if cls != "mixed" else "contiguous", dtype
+    if kind == "binary":
+        other = _broadcast_partner(rng, shape) if rng.random() < 0.5 else shape
+        if cls == "mixed":
+            dtype = (dtype, str(rng.choice(DTYPES)))
+        return name, [shape, other], (lambda x, y, lib: getattr(lib, name)(x, y)), cls, dtype
+    rank = len(shape)
+    dim = None if rank == 0 or rng.random() < 0.2 else int(rng.integers(-rank, rank))
+    keepdim = bool(rng.random() < 0.5)
+    cls = cls if cls != "mixed" else "strided"
+    if name in DIM_ONLY:
+        return name, [shape], (lambda x: getattr(x, name)(dim=0 if dim is None else dim)), cls, dtype
+    if dim is None:
+        return name, [shape], (lambda x: getattr(x, name)()), cls, dtype
+    return name, [shape], (lambda x: getattr(x, name)(dim=dim, keepdim=keepdim)), cls, dtype
+
+
+SEEN: dict = {"examples": 0, "ops": {}, "outcomes": {}}
+
+
+def _note(op, outcome):
+    SEEN["examples"] += 1
+    SEEN["ops"][op] = SEEN["ops"].get(op, 0) + 1
+    SEEN["outcomes"][outcome] = SEEN["outcomes"].get(outcome, 0) + 1
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({**SEEN, "ops_reached": len(SEEN["ops"]), "ops_fuzzed": len(OPS)}, indent=1))
+
+
+@pytest.mark.parametrize("i", range(EXAMPLES))
+def test_ops(i, device):
+    op, shapes, fn, cls, dtype = example(i)
+    try:
+        check_op(op, shapes, fn, device, cls, dtype, domain="wide", seed=i)
+    except BaseException:
+        _note(op, "failed")
+        raise
+    _note(op, "checked")
+
+
+def _checkpoints(tmp_path):
+    """A torch .pt of a small model's state_dict and a vkml safetensors file: the files the mutations start from."""
+    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.BatchNorm1d(4))
+    torch.save(model.state_dict(), tmp_path / "m.pt")
+    vkml.save({"w": vkml.ones(3, 2), "b": vkml.arange(4)}, tmp_path / "m.safetensors")
+    return [(tmp_path / "m.pt").read_bytes(), (tmp_path / "m.safetensors").read_bytes()]
+
+
+@pytest.mark.parametrize("which", ["pt", "safetensors"])
+def test_file_bytes(tmp_path, which):
+    """Random byte flips, truncations and splices of a valid file: each loads or raises a clean error."""
+    base = _checkpoints(tmp_path)[0 if which == "pt" else 1]
+    rng = np.random.default_rng(7)
+    path = tmp_path / f"fuzzed.{which}"
+    outcomes = {"loaded": 0, "refused": 0}
+    for _ in range(max(20, EXAMPLES)):
+        data = bytearray(base)
+        how = rng.integers(0, 3)
+        if how == 0:
+            for at in rng.integers(0, len(data), size=int(rng.integers(1, 8))):
+                data[at] = int(rng.integers(0, 256))
+        elif how == 1:
+            data = data[: int(rng.integers(0, len(data)))]
+        else:
+            at = int(rng.integers(0, len(data)))
+            data[at:at] = bytes(rng.integers(0, 256, size=int(rng.integers(1, 64)), dtype=np.uint8))
+        path.write_bytes(bytes(data))
+        try:
+            vkml.load(path)
+            outcomes["loaded"] += 1
+        except (OSError, ValueError, RuntimeError, KeyError, TypeError) as exc:
+            assert str(exc), f"{type(exc).__name__} without a message"
+            outcomes["refused"] += 1
+    assert sum(outcomes.values()) == max(20, EXAMPLES)
