@@ -73,7 +73,8 @@ def example(i):
             dtype = (dtype, str(rng.choice(DTYPES)))
         return name, [shape, other], (lambda x, y, lib: getattr(lib, name)(x, y)), cls, dtype
     rank = len(shape)
-    dim = None if rank == 0 or rng.random() < 0.2 else int(rng.integers(-rank, rank))
+    span = max(rank, 1)  # a 0-d tensor takes dim 0 or -1 too
+    dim = None if rng.random() < 0.2 else int(rng.integers(-span, span))
     keepdim = bool(rng.random() < 0.5)
     cls = cls if cls != "mixed" else "strided"
     if name in DIM_ONLY:

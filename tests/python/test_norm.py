@@ -27,6 +27,8 @@ CASES = [
     case("norm", [(4, 5)], lambda x, lib: lib.linalg.vector_norm(x, 2, dim=0)),
     case("norm", [(4, 5)], lambda x, lib: lib.linalg.vector_norm(x.t(), ord=1)),
     case("norm", [(0, 5)], lambda x: x.norm(dim=0)),
+    case("norm", [()], lambda x: x.norm(dim=0)),  # a 0-d tensor's dim 0 (a panic before; found by the Node fuzz)
+    case("norm", [()], lambda x: x.norm(p=INF, dim=-1, keepdim=True)),
     case("norm", [(64, 64)], lambda x: x.norm(), dtype="float16"),
     # General orders: (Σ|x|^p)^(1/p), as torch.
     case("norm", [(4, 5, 6)], lambda x: x.norm(p=3, dim=1)),

@@ -347,6 +347,57 @@ export async function memoryCase(vkml, device) {
   return null;
 }
 
+/** A seeded fuzz over the op table's unary, binary and reduce ops (fixtures.fuzz_ops) that the package spells as
+ * Tensor methods: random shapes (0-d, empty, broadcast), dtypes, special values, dims and keepdim. Each call gives a
+ * readable result or throws an Error with a message; a wasm trap (a Rust panic: WebAssembly.RuntimeError) fails it,
+ * and the engine must still work afterwards. Returns null, or what went wrong; `reached` collects the ops called. */
+export async function fuzzCase(vkml, ops, device, examples, reached = new Set()) {
+  let state = 0x9e3779b9;
+  const rand = () => {
+    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return state / 2 ** 32;
+  };
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const usable = ops.filter(([name]) => typeof vkml.Tensor.prototype[name] === "function");
+  const specials = [0, -0, 1, -1, 0.5, 3, -7, 1e30, -1e-30, Infinity, -Infinity, NaN];
+  const make = (shape, dtype) => {
+    const n = shape.reduce((a, b) => a * b, 1);
+    const floats = dtype.startsWith("float") || dtype === "bfloat16";
+    const values = Array.from({ length: n }, () => (floats ? pick(specials) : Math.floor(rand() * 7) - 3));
+    const data = dtype === "bool" ? Uint8Array.from(values, (v) => (v > 0 ? 1 : 0))
+      : dtype === "int64" ? BigInt64Array.from(values, (v) => BigInt(v))
+        : dtype === "int32" ? Int32Array.from(values) : Float32Array.from(values);
+    return vkml.tensor(data, { shape, dtype, device });
+  };
+  for (let i = 0; i < examples; i++) {
+    const [name, kind] = pick(usable);
+    const shape = Array.from({ length: Math.floor(rand() * 4) }, () => pick([0, 1, 2, 3, 5]));
+    const dtype = pick(["float32", "float16", "bfloat16", "int32", "int64", "bool"]);
+    let call;
+    try {
+      const x = make(shape, dtype);
+      if (kind === "unary") call = () => x[name]();
+      else if (kind === "binary") {
+        const other = rand() < 0.3 ? shape.map((d) => (rand() < 0.5 ? 1 : d)) : shape;
+        const y = rand() < 0.2 ? pick(specials) : make(other, pick(["float32", "int32", "bool", dtype]));
+        call = () => x[name](y);
+      } else {
+        const dim = shape.length && rand() < 0.8 ? Math.floor(rand() * 2 * shape.length) - shape.length : undefined;
+        call = () => x[name](dim, rand() < 0.5);
+      }
+      reached.add(name);
+      const out = call();
+      for (const t of [out].flat()) if (t instanceof vkml.Tensor) await t.data();
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError || !(e instanceof Error) || !e.message) {
+        return `fuzz ${i}: ${name} on ${dtype} [${shape}] on ${device} trapped or threw ${e}`;
+      }
+    }
+  }
+  const still = await vkml.tensor([1, 2, 3], { device }).sum().item();
+  return still === 6 ? null : `fuzz: the engine is broken after the run (sum ${still})`;
+}
+
 /** What `f` throws or rejects with, or null. */
 async function caught(f) {
   try {
@@ -455,6 +506,7 @@ export async function runAll(vkml, fixtures, device, log = () => {}) {
   await record("errors", null, () => errorCases(vkml, device));
   await record("profile", null, () => profileCase(vkml, device));
   await record("memory", null, () => memoryCase(vkml, device));
+  await record("fuzz", null, () => fuzzCase(vkml, fixtures.fuzz_ops, device, 200));
   for (const op of failedOps) ops.delete(op);
   return { passed, failures, ops: [...ops].sort() };
 }

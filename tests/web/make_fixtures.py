@@ -684,6 +684,8 @@ def main() -> None:
         "schedules": schedule_cases(),
         "data": data_cases(),
         "modules": module_cases(),
+        # The fuzz's strategies come from the op table: the unary, binary and reduce ops (checks.mjs, fuzzCase).
+        "fuzz_ops": [[n, r["kind"]] for n, r in op_table().items() if r["kind"] in ("unary", "binary", "reduce")],
     }
     out.write_text(json.dumps(fixtures))
     ops = sorted({c["op"] for c in fixtures["forward"]})

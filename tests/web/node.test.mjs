@@ -12,6 +12,7 @@ import {
   deferredCase,
   errorCases,
   forwardCase,
+  fuzzCase,
   gradCase,
   memoryCase,
   moduleCases,
@@ -106,6 +107,12 @@ test("vkml.profile records the kernels a run realizes, timed by the host clock o
 
 test("memory_stats and its kin follow the tensors, with torch's names", async () => {
   assert.equal(await memoryCase(vkml, "cpu"), null);
+});
+
+test("a seeded fuzz over the op table never traps the engine", async () => {
+  const reached = new Set();
+  assert.equal(await fuzzCase(vkml, fx.fuzz_ops, "cpu", 2000, reached), null);
+  assert.ok(reached.size >= 60, `only ${reached.size} ops reached`);
 });
 
 test("Node has no WebGPU: init_webgpu rejects and best_device says why", async () => {

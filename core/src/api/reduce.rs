@@ -64,6 +64,10 @@ impl Tensor {
         if out.len() != before {
             return Err(Error::Runtime("dim appears multiple times in the list of dims".into()));
         }
+        // A 0-d tensor accepts dim 0 (or -1) but has no dim to reduce: nothing is, and no caller may index its shape.
+        if n == 0 {
+            out.clear();
+        }
         Ok(out)
     }
 
@@ -73,8 +77,6 @@ impl Tensor {
         let kept: Vec<usize> = (0..n).filter(|d| !dims.contains(d)).collect();
         let perm: Vec<i64> = kept.iter().chain(dims.iter()).map(|&d| d as i64).collect();
         let x = if n == 0 { self.clone() } else { self.permute(&perm)? };
-        // A 0-d tensor accepts dim 0 or -1 but has no dim to reduce.
-        let dims: &[usize] = if n == 0 { &[] } else { dims };
         let out_shape: Vec<usize> = kept.iter().map(|&d| self.shape()[d]).collect();
         let reduced: usize = dims.iter().map(|&d| self.shape()[d]).product();
         let rows: usize = out_shape.iter().product();
@@ -130,10 +132,7 @@ impl Tensor {
             Some(d) => self.to_dtype(d)?,
             None => self.clone(),
         };
-        let dims = match dim {
-            Some(d) => vec![wrap_dim(d, x.ndim())?],
-            None => (0..x.ndim()).collect(),
-        };
+        let dims = x.reduce_dims(dim.as_ref().map(std::slice::from_ref))?;
         let p = x.reduce_raw(ReduceOp::Prod, &dims, keepdim && dim.is_some())?;
         p.to_dtype(dtype.unwrap_or(x.dtype().sum_dtype()))
     }

@@ -66,8 +66,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let d = compute_dtype(x, "logsumexp", true)?;
     let xc = x.to_dtype(d)?;
     let n = xc.ndim();
-    let reduced: Vec<usize> =
-        if dims.is_empty() { (0..n).collect() } else { dims.iter().map(|&d| wrap_dim(d, n)).collect::<Result<_>>()? };
+    let reduced = xc.reduce_dims((!dims.is_empty()).then_some(dims))?;
     if reduced.iter().any(|&d| xc.shape()[d] == 0) {
         // An empty sum is 0, so its log is −inf (amax, the shift, has no value there).
         let shape: Vec<usize> = (0..n)
