@@ -24,6 +24,7 @@ use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::Op;
 use vkml_core::util::error::{Error, Result};
 use vkml_core::util::future::{ready, BoxFuture};
+use vkml_core::util::host;
 
 /// Allocations from this size up are reserved once before they are made (the probe costs a map and an unmap).
 const PROBE_BYTES: usize = 1 << 30;
@@ -133,15 +134,22 @@ impl Backend for CpuBackend {
         // reserved once first, so that a size past the machine's memory is refused here rather than aborting in
         // the kernel.
         if len.saturating_mul(dtype.itemsize()) >= PROBE_BYTES {
-            drop(vkml_core::util::host::reserve(len, dtype.itemsize())?);
+            drop(host::reserve(len, dtype.itemsize())?);
         }
         let size = len.saturating_mul(dtype.itemsize());
+        host::check_cap(self.memory.memory().allocated, size as u64)?;
         Ok(Buffer::new(id, dtype, len, Arc::new(CpuBuffer::new(Vec::new(), size, &self.memory))))
     }
 
     fn upload(&self, id: DeviceId, dtype: DType, bytes: &[u8]) -> Result<Buffer> {
         let len = bytes.len() / dtype.itemsize();
+        host::check_cap(self.memory.memory().allocated, bytes.len() as u64)?;
         Ok(Buffer::new(id, dtype, len, Arc::new(CpuBuffer::new(bytes.to_vec(), bytes.len(), &self.memory))))
+    }
+
+    /// The host is never lost.
+    fn is_lost(&self) -> bool {
+        false
     }
 
     fn memory(&self) -> Memory {

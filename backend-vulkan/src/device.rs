@@ -35,6 +35,8 @@ pub struct Opened {
     pub timestamps: bool,
     /// The first error wgpu reported outside an error scope (or device loss), kept until someone reads it.
     pub stray_error: Arc<Mutex<Option<String>>>,
+    /// Why the device was lost, once it is (kept: every later call refuses with it).
+    pub lost: Arc<Mutex<Option<String>>>,
 }
 
 pub fn device_type(info: &wgpu::AdapterInfo) -> DeviceType {
@@ -122,13 +124,15 @@ async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> R
         let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
         s.get_or_insert_with(|| e.to_string());
     }));
-    let sink = stray_error.clone();
+    let lost: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
+    let sink = lost.clone();
     device.set_device_lost_callback(move |reason, msg| {
         let mut s = sink.lock().unwrap_or_else(|p| p.into_inner());
-        s.get_or_insert_with(|| format!("GPU device lost ({reason:?}): {msg}"));
+        let msg = if msg.is_empty() { String::new() } else { format!(": {msg}") };
+        s.get_or_insert_with(|| format!("GPU device lost ({reason:?}){msg}"));
     });
     let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-    Ok(Opened { device, queue, info, limits, coop, timestamps, stray_error })
+    Ok(Opened { device, queue, info, limits, coop, timestamps, stray_error, lost })
 }
 
 /// The features the cooperative-matrix pipeline (shaders/matmul_coop.wgsl) needs, where the adapter has them all:

@@ -55,6 +55,8 @@ pub struct VulkanBackend {
     pipelines: Pipelines,
     pool: Arc<Pool>,
     stray_error: Arc<Mutex<Option<String>>>,
+    /// Why the device was lost, once it is: every later call refuses with it, and the front end may open it again.
+    lost: Arc<Mutex<Option<String>>>,
     /// Work recorded by `run` and not yet submitted; a readback appends its copy and submits both at once.
     pending: Mutex<Option<wgpu::CommandEncoder>>,
     /// Whether the device runs the cooperative-matrix matmul pipeline (device::coop_features).
@@ -119,6 +121,7 @@ impl VulkanBackend {
             pipelines: Pipelines::default(),
             pool: Arc::new(Pool::default()),
             stray_error: o.stray_error,
+            lost: o.lost,
             pending: Mutex::new(None),
             matmul_forced: Mutex::new(None),
             #[cfg(target_arch = "wasm32")]
@@ -154,12 +157,38 @@ impl VulkanBackend {
         bump(Counter::Submissions, 1);
     }
 
+    /// Lose the device as a driver would (a test hook: wgpu destroys it), so that what loss does can be tested.
+    pub fn lose(&self) {
+        self.device.destroy();
+        // wgpu reports the loss when it next polls the device.
+        let _ = self.device.poll(wgpu::PollType::Poll);
+    }
+
+    /// Err naming the loss, once the device is lost.
+    fn check_lost(&self) -> Result<()> {
+        match self.lost.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            Some(why) => Err(Error::Backend(format!(
+                "{why}; {} is gone with its tensors: open it again with vkml.init_vulkan({})",
+                self.info.label, self.info.index
+            ))),
+            None => Ok(()),
+        }
+    }
+
     fn take_stray_error(&self) -> Option<String> {
         self.stray_error.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
+    /// `b` as this device's buffer: one made by a device lost since (the same name, opened again) is refused.
     fn gpu<'a>(&self, b: &'a Buffer) -> Result<&'a GpuBuffer> {
-        b.downcast::<GpuBuffer>().ok_or_else(|| Error::Backend("not a Vulkan buffer".into()))
+        let g = b.downcast::<GpuBuffer>().ok_or_else(|| Error::Backend("not a Vulkan buffer".into()))?;
+        if !Arc::ptr_eq(&g.pool, &self.pool) {
+            return Err(Error::Backend(format!(
+                "this tensor was on a {} that was lost: its data went with that device",
+                self.info.label
+            )));
+        }
+        Ok(g)
     }
 
     /// A storage buffer of `bytes`: a pooled one of that size, else a new one. A new one must fit the budget
@@ -361,6 +390,7 @@ impl Backend for VulkanBackend {
     }
 
     fn alloc(&self, id: DeviceId, dtype: DType, len: usize) -> Result<Buffer> {
+        self.check_lost()?;
         let bytes = size_bytes(dtype, len);
         if bytes > self.limits.max_storage_buffer_binding_size {
             return Err(Error::Unsupported(format!(
@@ -375,6 +405,7 @@ impl Backend for VulkanBackend {
     }
 
     fn upload(&self, id: DeviceId, dtype: DType, bytes: &[u8]) -> Result<Buffer> {
+        self.check_lost()?;
         self.check(&Op::Transfer, dtype)?;
         // Queue writes land before the next submission's commands, so recorded work must go first: it may still
         // use a pooled buffer this upload is about to reuse.
@@ -393,6 +424,9 @@ impl Backend for VulkanBackend {
     }
 
     fn run(&self, kernels: Vec<Kernel>) -> BoxFuture<()> {
+        if let Err(e) = self.check_lost() {
+            return ready(Err(e));
+        }
         let scopes = (
             self.device.push_error_scope(wgpu::ErrorFilter::Validation),
             self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory),
@@ -439,6 +473,10 @@ impl Backend for VulkanBackend {
         }
     }
 
+    fn is_lost(&self) -> bool {
+        self.lost.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+    }
+
     fn memory(&self) -> Memory {
         self.pool.memory.memory()
     }
@@ -452,6 +490,9 @@ impl Backend for VulkanBackend {
     }
 
     fn read(&self, buffer: &Buffer) -> BoxFuture<Vec<u8>> {
+        if let Err(e) = self.check_lost() {
+            return ready(Err(e));
+        }
         if let Some(e) = self.take_stray_error() {
             return ready(Err(Error::Backend(e)));
         }

@@ -36,6 +36,11 @@ pub fn assign(k: &Kernel, target: &View) -> Result<Launch> {
         [b, v] => (b, v),
         _ => return Err(Error::Backend("assign needs a base and a value".into())),
     };
+    // Nothing is assigned to an empty region: the result is the base. (The shader's inverse mapping would take a
+    // size-0 dim's `% 0` for a match and read the empty value's buffer, whatever a pooled buffer held.)
+    if target.shape.contains(&0) {
+        return copy(k);
+    }
     // The shader inverts the mapping for positive strides: a dim walked backwards (a flip) is walked forwards
     // from its last element instead, in the value too, which selects the same pairs.
     let (mut target, mut vview) = (target.clone(), value.view.clone());

@@ -3,10 +3,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use vkml_backend_vulkan::{select_matmul, MatmulPipeline, VulkanBackend};
+use vkml_core::backend::Backend;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::dispatch;
@@ -90,6 +91,15 @@ pub fn init_vulkan(py: Python<'_>, index: usize, min_spec: bool) -> PyResult<Dev
     let backend = Arc::new(py.detach(|| VulkanBackend::new(index, min_spec || env, env)).py()?);
     OPENED.lock().unwrap_or_else(|e| e.into_inner()).push(backend.clone());
     Ok(Device { id: dispatch::register(backend) })
+}
+
+/// A test hook: lose the opened Vulkan device `label` as a driver would (wgpu destroys it).
+#[pyfunction]
+pub fn _lose_device(label: &str) -> PyResult<()> {
+    let opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    let backend = opened.iter().rev().find(|b| b.info().label == label);
+    backend.ok_or_else(|| PyRuntimeError::new_err(format!("no opened Vulkan device '{label}'")))?.lose();
+    Ok(())
 }
 
 /// Run every matmul on every opened Vulkan device through the pipeline `name` (docs/matmul.md), or the selector's

@@ -1,9 +1,12 @@
 """A seeded fuzz over the op table (issue #20): every unary, binary and reduce op that torch spells the same way, on
-random shapes (0-d, empty, broadcast, up to 4 dims), input classes, dtypes, dims and keepdim, checked by `check_op`:
-a value within the op's contract, torch's exception class, or a refusal the op table declares; never a panic, an
-abort or a wrong answer. Then file bytes: mutated checkpoints load or fail with a clean error.
+random shapes (0-d, empty, broadcast, up to 4 dims), input classes, dtypes, dims and keepdim; views, rearrangements
+and joins with random dims, sizes and permutations; in-place updates; and gradients. Each is checked by `check_op`
+or `check_grad`: a value within the op's contract, torch's exception class, or a refusal the op table declares;
+never a panic, an abort or a wrong answer. Then file bytes: mutated checkpoints load or fail with a clean error.
+Indexing with out-of-range indices is left out: torch's classes differ by op and dtype there (RuntimeError for
+gather and scatter, IndexError for index_select, none at all for take_along_dim).
 
-CI runs a fixed sample (`VKML_FUZZ_EXAMPLES`, default 1,000 per device, about 10 s on cpu, lavapipe and the floor);
+CI runs a fixed sample (`VKML_FUZZ_EXAMPLES`, default 1,000 per device: about 20 s on cpu, lavapipe and the floor);
 the long form is
 `VKML_FUZZ_EXAMPLES=3000 python -m pytest tests/python/test_fuzz.py -p known_failures`. Each run writes
 `tests/out/fuzz.json`: the examples run, the ops reached and the outcomes."""
@@ -17,6 +20,7 @@ import pytest
 import torch
 import vkml
 from coverage_matrix import CLASSES, DTYPES
+from gradcheck import check_grad
 from helpers import check_op
 
 EXAMPLES = int(os.environ.get("VKML_FUZZ_EXAMPLES", "1000"))
@@ -84,7 +88,64 @@ def example(i):
     return name, [shape], (lambda x: getattr(x, name)(dim=dim, keepdim=keepdim)), cls, dtype
 
 
+def _perm(rng, rank):
+    return tuple(int(d) for d in rng.permutation(rank))
+
+
+def _dim(rng, rank):
+    """A dim of a tensor of `rank` dims, now and then one out of range (torch's IndexError is then expected)."""
+    span = max(rank, 1)
+    return int(rng.integers(-span - 1, span + 1)) if rng.random() < 0.1 else int(rng.integers(-span, span))
+
+
+def movement(i):
+    """Example `i` of the views, rearrangements, joins and in-place writes: (op, shapes, fn, cls, dtype)."""
+    rng = np.random.default_rng(5000 + i)
+    shape = _shape(rng, int(rng.integers(1, 4)))
+    rank, n = len(shape), int(np.prod(shape))
+    dtype = str(rng.choice(DTYPES))
+    cls = str(rng.choice([c for c in CLASSES if c != "mixed"]))
+    d = _dim(rng, rank)
+    size = shape[d] if -rank <= d < rank else 1
+    start, length = int(rng.integers(-1, size + 1)), int(rng.integers(-1, size + 2))
+    # Every argument is drawn here, once: check_op calls a lambda on torch, on the device and on the oracle.
+    perm, other, shift = _perm(rng, rank), int(rng.integers(-rank, rank)), int(rng.integers(-7, 8))
+    reps, offset = [int(r) for r in rng.integers(0, 3, size=rank)], int(rng.integers(-3, 4))
+    cases = [
+        ("reshape", lambda x: x.reshape(-1, *shape[rank - 1 :]) if n else x.reshape(0, -1)),
+        ("permute", lambda x: x.permute(*perm)),
+        ("transpose", lambda x: x.transpose(d, other)),
+        ("narrow", lambda x: x.narrow(d, start, length)),
+        ("flip", lambda x: x.flip(d)),
+        ("roll", lambda x: x.roll(shift, d)),
+        ("repeat", lambda x: x.repeat(*reps)),
+        ("unsqueeze", lambda x: x.unsqueeze(d)),
+        ("squeeze", lambda x: x.squeeze(d)),
+        ("flatten", lambda x: x.flatten(d % rank, -1)),
+        ("diagonal", lambda x: x.diagonal(offset)),
+        ("tril", lambda x: x.tril(offset)),
+        ("cat", lambda x, lib: lib.cat([x, x], d)),
+        ("stack", lambda x, lib: lib.stack([x, x], d)),
+    ]
+    if rng.random() < 0.15:
+        op = str(rng.choice(["add_", "mul_", "sub_"]))
+        other = shape[d:] if -rank <= d < rank else shape
+        return op, [shape, other], (lambda x, y: getattr(x.clone(), op)(y)), cls, dtype
+    op, fn = cases[int(rng.integers(0, len(cases)))]
+    return op, [shape], fn, cls, dtype
+
+
 SEEN: dict = {"examples": 0, "ops": {}, "outcomes": {}}
+
+
+def _counted(op, check):
+    """Run `check`, counting its op and outcome in tests/out/fuzz.json."""
+    try:
+        check()
+    except BaseException:
+        _note(op, "failed")
+        raise
+    _note(op, "checked")
 
 
 def _note(op, outcome):
@@ -98,12 +159,28 @@ def _note(op, outcome):
 @pytest.mark.parametrize("i", range(EXAMPLES))
 def test_ops(i, device):
     op, shapes, fn, cls, dtype = example(i)
-    try:
-        check_op(op, shapes, fn, device, cls, dtype, domain="wide", seed=i)
-    except BaseException:
-        _note(op, "failed")
-        raise
-    _note(op, "checked")
+    _counted(op, lambda: check_op(op, shapes, fn, device, cls, dtype, domain="wide", seed=i))
+
+
+@pytest.mark.parametrize("i", range(EXAMPLES // 2))
+def test_views_and_inplace(i, device):
+    op, shapes, fn, cls, dtype = movement(i)
+    domain = "wide" if op.endswith("_") else "grid"
+    _counted(op, lambda: check_op(op, shapes, fn, device, cls, dtype, domain=domain, seed=i))
+
+
+@pytest.mark.parametrize("i", range(EXAMPLES // 5))
+def test_gradients(i, device):
+    """Backward of the fuzzed unary and reduce ops on random float shapes, against torch's float64 gradients."""
+    rng = np.random.default_rng(9000 + i)
+    while True:
+        op, shapes, fn, cls, _ = example(int(rng.integers(0, 1 << 30)))
+        row = vkml.op_table()
+        if op in {r["name"] for r in row if r["grad"]} and op not in {"argmax", "argmin", "all", "any"}:
+            break
+    # float32 on ordinary values: the gradient contracts state their bounds there (std's for std ≥ 1/8, say).
+    cls = cls if cls not in ("mixed", "extreme") else "contiguous"
+    _counted(f"{op} (grad)", lambda: check_grad(op, shapes, fn, device, cls, "float32", seed=i))
 
 
 def _checkpoints(tmp_path):

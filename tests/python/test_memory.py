@@ -1,6 +1,7 @@
 """Device memory with torch's names (issue #19's memory you can see, issue #20's budget): allocated follows the
 tensors that hold buffers, reserved adds what the GPU pool keeps, the peak and its reset, empty_cache; and a GPU
-allocation past VKML_MAX_DEVICE_BYTES is torch's out-of-memory RuntimeError, after which the device still works."""
+allocation past VKML_MAX_DEVICE_BYTES, or a CPU one past VKML_MAX_HOST_BYTES, is torch's out-of-memory
+RuntimeError, after which the device still works."""
 
 import gc
 import os
@@ -70,8 +71,67 @@ def test_a_gpu_allocation_past_the_budget_is_out_of_memory_and_the_device_stays_
     assert lines[1] == f"sum: {float(6 * MIB)} reserved MiB: 24", r.stdout
 
 
+HOST = """
+import vkml
+MIB = 1 << 20
+a = vkml.ones(8 * MIB)  # 32 MiB
+vkml.realize(a)
+try:
+    vkml.realize(vkml.ones(16 * MIB))  # 64 MiB more: past the 64 MiB cap
+except RuntimeError as e:
+    print("refused:", e)
+del a
+print("sum:", vkml.ones(12 * MIB).sum().item())  # 48 MiB fits once a is freed
+"""
+
+
+def test_a_cpu_allocation_past_the_host_cap_is_torchs_allocator_error():
+    env = dict(os.environ, VKML_MAX_HOST_BYTES=str(64 * MIB), PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(HOST)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "refused: DefaultCPUAllocator: can't allocate memory: you tried to allocate 67108864 bytes "
+        "(VKML_MAX_HOST_BYTES is 67108864; 33554432 bytes are held)",
+        f"sum: {float(12 * MIB)}",
+    ], r.stdout
+
+
 @pytest.mark.parametrize("name", ["memory_allocated", "max_memory_allocated", "memory_reserved", "memory_stats"])
 def test_an_unknown_device_is_an_error(name):
     with pytest.raises(RuntimeError, match="unknown or unopened device 'vulkan:9'"):
         getattr(vkml, name)("vulkan:9")
     assert np.isscalar(vkml.memory_allocated("cpu"))
+
+
+LOSS = """
+import vkml
+dev = vkml.init_vulkan(0)
+x = vkml.ones(4, device=dev)
+print("before:", x.sum().item())
+vkml._vkml._lose_device("vulkan:0")
+for what, f in [("new", lambda: vkml.ones(4, device=dev).sum().item()), ("old", lambda: x.sum().item())]:
+    try:
+        f()
+    except RuntimeError as e:
+        print(what, "refused:", str(e)[:110])
+dev = vkml.init_vulkan(0)  # opened again, under the same name
+print("after:", vkml.ones(4, device=dev).sum().item(), str(dev))
+try:
+    x.sum().item()  # a tensor of the lost device stays lost
+except RuntimeError as e:
+    print("old still refused:", type(e).__name__)
+"""
+
+
+def test_a_lost_device_refuses_every_call_and_opens_again():
+    """A driver's device loss (injected: wgpu destroys the device) is torch's RuntimeError for every call, never a
+    crash; vkml.init_vulkan opens the device again under its name, while the lost device's tensors stay lost."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    env.pop("VKML_MIN_SPEC", None)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(LOSS)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "before: 4.0", r.stdout
+    assert lines[1].startswith("new refused: GPU device lost"), r.stdout
+    assert lines[2].startswith("old refused: GPU device lost"), r.stdout
+    assert lines[3:] == ["after: 4.0 vulkan:0", "old still refused: RuntimeError"], r.stdout

@@ -88,3 +88,16 @@ def test_subnormal_divided_by_a_tiny_normal(device):
     a = np.array([1e-40, -1e-40, 1e-42, 3e-39, 1e-45], np.float32)
     b = np.array([1e-35, 1e-35, 2e-38, 1.5e-38, 3e-38], np.float32)
     check_op("div", [a, b], lambda x, y: x / y, device)
+
+
+def test_assigning_an_empty_region_writes_the_base_whatever_the_pool_holds(device):
+    """The gradient of a broadcast view with a size-0 dim assigns an empty region into zeros; on a GPU the assign
+    shader took a size-0 dim's `% 0` for a match and read the empty value's buffer, which a warm pool had filled
+    (found by tests/python/test_fuzz.py's gradient fuzz)."""
+    for _ in range(3):
+        junk = vkml.full((), 1.5, device=device)  # leaves a small buffer holding 1.5 in the pool
+        vkml.realize(junk)
+        del junk
+        base = vkml.zeros(1, 3, 1, 5, device=device, requires_grad=True)
+        base.expand(5, 3, 0, 5).ceil().backward(vkml.zeros(5, 3, 0, 5, device=device))
+        assert base.grad.tolist() == [[[[0.0] * 5]] * 3]

@@ -50,9 +50,7 @@ impl Tensor {
     /// dim.
     pub fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
         let nd = self.ndim();
-        if nd < 2 {
-            return Err(Error::Runtime(format!("diagonal dimensions requires ndim larger than 1, but got {nd}")));
-        }
+        // torch wraps the dims first, so a 1-d tensor's default dims (0, 1) are an IndexError.
         let (d1, d2) = (wrap_dim(dim1, nd)?, wrap_dim(dim2, nd)?);
         if d1 == d2 {
             return Err(Error::Runtime(format!("diagonal dimensions cannot be identical {dim1}, {dim2}")));

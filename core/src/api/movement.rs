@@ -203,13 +203,21 @@ impl Tensor {
         if self.ndim() == 0 {
             return Err(Error::Runtime("narrow() cannot be applied to a 0-dim tensor.".into()));
         }
+        // torch's checks and classes, in its order.
+        if length < 0 {
+            return Err(Error::Runtime("narrow(): length must be non-negative.".into()));
+        }
         let d = wrap_dim(dim, self.ndim())?;
         let size = self.shape()[d] as i64;
-        let s = if start < 0 { start + size } else { start };
-        if s < 0 || s > size || length < 0 || length > size - s {
+        if start < -size || start > size {
             return Err(Error::Index(format!(
-                "start ({start}) + length ({length}) exceeds dimension size ({size}) of dim {d}"
+                "start out of range (expected to be in range of [{}, {size}], but got {start})",
+                -size
             )));
+        }
+        let s = if start < 0 { start + size } else { start };
+        if length > size - s {
+            return Err(Error::Runtime(format!("start ({s}) + length ({length}) exceeds dimension size ({size}).")));
         }
         self.derive(|v| Ok(v.slice(d, s as usize, (s + length) as usize, 1)))
     }

@@ -81,6 +81,10 @@ pub trait Backend: Send + Sync {
     /// A buffer holding `bytes` (NumPy layout for `dtype`).
     fn upload(&self, id: DeviceId, dtype: DType, bytes: &[u8]) -> Result<Buffer>;
 
+    /// Whether the device was lost (a GPU's driver gave it up); a lost device refuses every call, and registering
+    /// its label again replaces it.
+    fn is_lost(&self) -> bool;
+
     /// The device's memory: bytes held by tensors, reserved by its pool, and the peak.
     fn memory(&self) -> memory::Memory;
 

@@ -16,10 +16,14 @@ fn devices_read() -> std::sync::RwLockReadGuard<'static, Vec<Arc<dyn Backend>>> 
 }
 
 /// Register a backend; a second backend with the same label returns the first one's id (opening a device twice
-/// is harmless).
+/// is harmless), or, where the first was lost, takes its place under that id.
 pub fn register(backend: Arc<dyn Backend>) -> DeviceId {
     let mut all = DEVICES.write().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = all.iter().position(|b| b.info().label == backend.info().label) {
+        // A lost device is replaced under its id; its tensors' buffers stay with the lost one and fail there.
+        if all[i].is_lost() {
+            all[i] = backend;
+        }
         return DeviceId(i);
     }
     all.push(backend);

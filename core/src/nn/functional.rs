@@ -65,14 +65,12 @@ fn shift(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
 pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let d = compute_dtype(x, "logsumexp", true)?;
     let xc = x.to_dtype(d)?;
-    let n = xc.ndim();
     let reduced = xc.reduce_dims((!dims.is_empty()).then_some(dims))?;
     if reduced.iter().any(|&d| xc.shape()[d] == 0) {
-        // An empty sum is 0, so its log is −inf (amax, the shift, has no value there).
-        let shape: Vec<usize> = (0..n)
-            .filter_map(|d| if reduced.contains(&d) { keepdim.then_some(1) } else { Some(xc.shape()[d]) })
-            .collect();
-        return Tensor::full(&shape, Scalar::Float(f64::NEG_INFINITY), out_dtype(x), x.device());
+        // An empty sum is 0, so its log is −inf (amax, the shift, has no value there); −inf added to the empty sum
+        // keeps the result in the graph, as torch's is (its gradient is empty).
+        let empty = xc.sum((!dims.is_empty()).then_some(dims), keepdim)?;
+        return binary(&t(&empty), &s(f64::NEG_INFINITY), BinaryOp::Add)?.to_dtype(out_dtype(x));
     }
     let m = shift(&xc, dims)?;
     let e = sub(&t(&xc), &t(&m))?.exp()?;
