@@ -153,7 +153,9 @@ def _note(op, outcome):
     SEEN["ops"][op] = SEEN["ops"].get(op, 0) + 1
     SEEN["outcomes"][outcome] = SEEN["outcomes"].get(outcome, 0) + 1
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({**SEEN, "ops_reached": len(SEEN["ops"]), "ops_fuzzed": len(OPS)}, indent=1))
+    # "ops" counts each op, its view or in-place form and its gradient ("op (grad)") under its own label.
+    summary = {**SEEN, "labels_reached": len(SEEN["ops"]), "unary_binary_reduce_ops": len(OPS)}
+    OUT.write_text(json.dumps(summary, indent=1))
 
 
 @pytest.mark.parametrize("i", range(EXAMPLES))

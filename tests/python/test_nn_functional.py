@@ -55,6 +55,8 @@ CASES = [
     # Empty along the softmax dim or another: an empty result, as torch (found by test_fuzz.py).
     case("softmax", [(2, 0, 3)], lambda x: x.softmax(1)),
     case("log_softmax", [(2, 0, 3)], lambda x: x.log_softmax(-1)),
+    # A 0-d integer tensor with dim 1: torch's IndexError for the dim comes before its dtype error.
+    case("softmax", [()], lambda x: x.softmax(1), dtype="int64"),
     case("softmax", [np.array([[1.0, float("-inf"), 2.0], [float("-inf")] * 3])], lambda x: x.softmax(1)),
     case("log_softmax", [(3, 4, 5)], lambda x: x.log_softmax(1)),
     case("log_softmax", [(2, 30)], lambda x: x.log_softmax(1), domain="wide"),

@@ -82,9 +82,10 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
 /// The softmax family's common start: x in its compute dtype minus its max along `dim` (taken without history,
 /// as its gradient cancels), and that dim. A 0-d x is one element along a dim of its own, as torch treats it.
 fn shifted(x: &Tensor, dim: i64, name: &str) -> Result<(Tensor, i64)> {
-    let d = compute_dtype(x, name, false)?;
     let x = if x.ndim() == 0 { x.unsqueeze(0)? } else { x.clone() };
+    // torch checks the dim before the dtype.
     let dim = wrap_dim(dim, x.ndim())? as i64;
+    let d = compute_dtype(&x, name, false)?;
     // An empty tensor has no maximum to shift by (amax refuses an empty dim), and nothing to shift: torch gives it back.
     let m = if x.numel() == 0 {
         Tensor::zeros(&[], d, x.device())?
