@@ -46,6 +46,8 @@ def _ops():
 
 
 OPS = _ops()
+# The fuzzed ops with a gradient contract (argmax and the like have integer or bool results).
+DIFFERENTIABLE = {r["name"] for r in vkml.op_table() if r["grad"]} - {"argmax", "argmin", "all", "any"}
 
 
 def _shape(rng, rank=None):
@@ -152,6 +154,12 @@ def _note(op, outcome):
     SEEN["examples"] += 1
     SEEN["ops"][op] = SEEN["ops"].get(op, 0) + 1
     SEEN["outcomes"][outcome] = SEEN["outcomes"].get(outcome, 0) + 1
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _summary():
+    """Write tests/out/fuzz.json once, after the module's examples ran."""
+    yield
     OUT.parent.mkdir(parents=True, exist_ok=True)
     # "ops" counts each op, its view or in-place form and its gradient ("op (grad)") under its own label.
     summary = {**SEEN, "labels_reached": len(SEEN["ops"]), "unary_binary_reduce_ops": len(OPS)}
@@ -173,12 +181,12 @@ def test_views_and_inplace(i, device):
 
 @pytest.mark.parametrize("i", range(EXAMPLES // 5))
 def test_gradients(i, device):
-    """Backward of the fuzzed unary and reduce ops on random float shapes, against torch's float64 gradients."""
+    """Backward of the fuzzed unary, binary and reduce ops on random float shapes, against torch's float64
+    gradients."""
     rng = np.random.default_rng(9000 + i)
     while True:
         op, shapes, fn, cls, _ = example(int(rng.integers(0, 1 << 30)))
-        row = vkml.op_table()
-        if op in {r["name"] for r in row if r["grad"]} and op not in {"argmax", "argmin", "all", "any"}:
+        if op in DIFFERENTIABLE:
             break
     # float32 on ordinary values: the gradient contracts state their bounds there (std's for std ≥ 1/8, say).
     cls = cls if cls not in ("mixed", "extreme") else "contiguous"
