@@ -1,15 +1,19 @@
 """Matmul pipelines side by side (docs/matmul.md): for shapes that each pipeline is meant for, the time of every
 pipeline forced on each Vulkan device, the selector's pick, and torch on the GPU it has (CUDA, else its CPU), with
-ratios to torch. Each timing includes reading the result back to the host, on both sides. `--dtype float16` times
+ratios to torch. Each timing is the median of `--repeat` products, each ended by the library's synchronize (no
+read-back). Every pipeline's result is also checked against a float64 product of the same operands: ‖out − ref‖ /
+‖ref‖ above 1e-5 (1e-3 for float16 results, which round once more) is printed as WRONG, so a run on a GPU that
+lavapipe cannot stand in for (the cooperative-matrix pipeline) checks correctness too. `--dtype float16` times
 float16 operands, adding the cooperative-matrix pipeline where the device has it.
 Run: `PYTHONPATH=.pyinstall python bench/matmul.py` (after the wheel is installed into .pyinstall)."""
 
 import argparse
+import statistics
+import time
 
 import numpy as np
 import torch
 import vkml
-from run import timeit  # bench/run.py: the same median-of-N timing
 from vkml import _vkml
 
 PIPELINES = ("gemv", "small", "splitk", "tiled", "batched", "coop")
@@ -27,7 +31,27 @@ SHAPES = [
     (1, 64, 784, 128),
     (1, 128, 784, 128),
     (64, 48, 48, 48),
+    (1, 4096, 4096, 4096),
 ]
+# From this many outputs only the tiled pipelines are timed: the others take seconds there.
+TILED_ONLY = 1 << 22
+
+
+def timeit(fn, sync, repeat):
+    """Median milliseconds of `fn()` ended by `sync()`, after one warm-up that compiles pipelines."""
+    fn()
+    sync()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def rel_error(out, ref):
+    return float(np.linalg.norm(out.astype(np.float64) - ref) / max(np.linalg.norm(ref), 1e-300))
 
 
 def main() -> None:
@@ -46,19 +70,27 @@ def main() -> None:
     for batch, m, k, n in SHAPES:
         a = rng.standard_normal((batch, m, k), dtype=np.float32).astype(args.dtype)
         b = rng.standard_normal((batch, k, n), dtype=np.float32).astype(args.dtype)
+        ref = a.astype(np.float64) @ b.astype(np.float64)
         ta, tb = torch.from_numpy(a).to(tdev), torch.from_numpy(b).to(tdev)
-        base = timeit(lambda ta=ta, tb=tb: (ta @ tb).cpu().numpy(), args.repeat)
+        tsync = torch.cuda.synchronize if tdev == "cuda" else (lambda: None)
+        base = timeit(lambda ta=ta, tb=tb: ta @ tb, tsync, args.repeat)
         pick = _vkml._matmul_pipeline(m, n, k, batch, coop)
-        print(f"{batch}x{m}x{k} @ {k}x{n}: torch {base:.3f}; selector picks {pick}")
+        tflops = 2 * batch * m * n * k / base / 1e9
+        print(f"{batch}x{m}x{k} @ {k}x{n}: torch {base:.3f} ({tflops:.1f} TFLOP/s); selector picks {pick}")
         for d in gpus:
             va, vb = vkml.tensor(a, device=d), vkml.tensor(b, device=d)
             vkml.realize(va, vb)
             cells = []
             for name in names:
+                if batch * m * n >= TILED_ONLY and name not in ("tiled", "batched", "coop"):
+                    continue
                 _vkml._force_matmul(name)
                 try:
-                    ms = timeit(lambda va=va, vb=vb: (va @ vb).numpy(), args.repeat)
-                    cells.append(f"{name}{'*' if name == pick else ''} {ms:.3f} ({ms / base:.2f}x)")
+                    err = rel_error((va @ vb).numpy(), ref)
+                    ms = timeit(lambda va=va, vb=vb: vkml.realize(va @ vb), vkml.synchronize, args.repeat)
+                    flag = " WRONG" if not err <= (1e-3 if half else 1e-5) else ""
+                    mark = "*" if name == pick else ""
+                    cells.append(f"{name}{mark} {ms:.3f} ({ms / base:.2f}x, err {err:.1e}{flag})")
                 except (RuntimeError, NotImplementedError) as e:
                     cells.append(f"{name}: {str(e)[:40]}")
             _vkml._force_matmul(None)

@@ -79,13 +79,17 @@ def kernel_cases(size):
     # Issue #19's chain: five ops over the add's operands; fused it would move what the add moves.
     yield "5-op chain", "GB/s", 3 * 4 * elems, (x, y), lambda p, q: ((p * q + 1).relu() - q).exp()
     yield "sum of all", "GB/s", 4 * elems, (x,), lambda p: p.sum()
+    yield "mean of all", "GB/s", 4 * elems, (x,), lambda p: p.mean()
+    yield "amax of all", "GB/s", 4 * elems, (x,), lambda p: p.amax()
     rows = pair(rng, (elems // row, row))
     yield "softmax over rows", "GB/s", 2 * 4 * elems, (rows,), lambda p: p.softmax(-1)
 
 
 def run_kernel(lib, inputs, fn, iters):
     sets = [[lib.tensor(v[k]) for v in inputs] for k in range(2)]
-    lib.sync(sets[1][0] if lib.name == "vkml" else None)
+    if lib.name == "vkml":
+        vkml.realize(*sets[0], *sets[1])  # every input uploaded before the clock starts
+    lib.sync()
     return timed(lib, lambda i: fn(*sets[i % 2]), iters)
 
 
@@ -123,6 +127,29 @@ def run_train(lib, make, shape, iters):
     return timed(lib, step, iters)
 
 
+def profile_cnn(lib, batch):
+    """The profiler's table of one CNN Adam step after two unprofiled ones (pipelines compiled, state allocated)."""
+    torch.manual_seed(0)
+    model = cnn(vkml.nn).to(lib.device)
+    opt = vkml.optim.Adam(model.parameters(), lr=1e-3)
+    rng = np.random.default_rng(2)
+    x = lib.tensor(rng.standard_normal((batch, 1, 28, 28)).astype(np.float32))
+    y = lib.tensor(rng.integers(0, 10, batch))
+
+    def step():
+        opt.zero_grad()
+        loss = vkml.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss.item()
+
+    step()
+    step()
+    with vkml.profile() as p:
+        step()
+    return p.table()
+
+
 def run_host(lib, iters):
     """Seconds per op of a chain of 64 one-element adds: the host's cost of recording and running an op."""
     ones = [lib.tensor(np.full((1,), v, np.float32)) for v in (1.0, 2.0)]
@@ -153,7 +180,13 @@ def main() -> None:
     p.add_argument("--size", choices=sorted(SIZES), default="small")
     p.add_argument("--device", help="vkml device (default: vkml.best_device())")
     p.add_argument("--out", type=Path, default=Path("tests/out/bench"), help="folder for suite.json and suite.md")
+    p.add_argument("--profile", action="store_true", help="also write the profiler's table of a CNN step (cnn.txt)")
     args = p.parse_args()
+    # Issue #18 compares plain float32 arithmetic: no TF32 in torch's products or convolutions, no reduced-precision
+    # float16 accumulation.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
     try:
         vkml.init_vulkan(0)
     except RuntimeError as e:
@@ -182,6 +215,10 @@ def main() -> None:
         record(f"MLP train step, batch {b}", "ms", 0, *(run_train(lib, mlp, (b, 784), iters) for lib in (ours, theirs)))
     record("host cost of one op", "ms", 0, *(run_host(lib, iters) for lib in (ours, theirs)))
     record("1,000 in-place adds, per add", "ms", 0, *(run_inplace(lib, iters) for lib in (ours, theirs)))
+    if args.profile:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "cnn.txt").write_text(profile_cnn(ours, batch))
+        print(f"wrote {args.out}/cnn.txt")
     build = vkml._vkml._build_profile()
     head = (
         f"vkml on {ours.device} ({build} build) beside torch {torch.__version__} on {theirs.device}, size {args.size}"

@@ -48,6 +48,10 @@ fn stride(k: u32, d: u32) -> i32 {
 
 // Buffer element index of input k for the row-major element e of the output shape.
 fn src_index(k: u32, e: u32) -> u32 {
+    // One dim (what coalescing leaves of contiguous and broadcast inputs): no division.
+    if (info.rank == 1u) {
+        return u32(i32(info.offset[k]) + i32(e) * stride(k, 0u));
+    }
     var rem = e;
     var idx = i32(info.offset[k]);
     for (var d = i32(info.rank) - 1; d >= 0; d = d - 1) {

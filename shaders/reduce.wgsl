@@ -1,17 +1,30 @@
-// Reductions (op 0 sum, 1 max, 2 argmax, 3 min, 4 argmin, 5 prod) over the trailing extra.x dims of a view: one workgroup per output;
-// each invocation folds a fixed strided subset in index order, then a fixed tree combines them, so the result
+// Reductions (op 0 sum, 1 max, 2 argmax, 3 min, 4 argmin, 5 prod) over the trailing extra.x dims of a view: one
+// workgroup per output, each invocation folding a fixed strided subset in index order and a fixed tree combining
+// them; or, for short rows (extra.z = 1), one invocation per output folding its row in order. Either way the result
 // is the same on every run (no atomics). A float product is kept as a mantissa and a power of two (`Scaled`), so
 // factors far apart (1e20, 1e20, 1e-20, 1e-20) never overflow or underflow before the end, in any order.
 // @inputs a
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 
-var<workgroup> sf: array<f32, 128>;
-var<workgroup> si: array<vec2<u32>, 128>;
-var<workgroup> sx: array<u32, 128>;
+// A partial result: a float (sum, extremum or a product's mantissa), an int64 (or a float product's power of two
+// in .x), and the reduced index of an extremum (NONE before the first element).
+struct Part {
+    f: f32,
+    i: vec2<u32>,
+    x: u32,
+}
+
+const NONE: u32 = 0xffffffffu;
+
+var<workgroup> parts: array<Part, 128>;
 
 // Buffer index of reduced element r of output o.
 fn in_index(o: u32, r: u32) -> u32 {
+    // extra2.x = 1: the reduced elements lie contiguous, output o's from offset + o * extra2.y (no division).
+    if (info.extra2.x == 1u) {
+        return info.offset.x + o * info.extra2.y + r;
+    }
     let axes = info.extra.x;
     var idx = i32(info.offset.x);
     var rem = r;
@@ -105,102 +118,119 @@ fn beats_i(v: vec2<u32>, i: u32, w: vec2<u32>, j: u32, lo: bool) -> bool {
     return better || (c == 0 && i < j);
 }
 
+fn is_lo() -> bool {
+    return info.op == OP_AMIN || info.op == OP_ARGMIN;
+}
+
+// p with element x (float inputs) or xi (int64 inputs) at reduced index r folded in.
+fn fold(p: Part, x: f32, xi: vec2<u32>, r: u32, fc: bool) -> Part {
+    let op = info.op;
+    if (op == OP_SUM) {
+        if (fc) {
+            return Part(p.f + x, p.i, p.x);
+        }
+        return Part(p.f, add64(p.i, xi), p.x);
+    }
+    if (op == OP_PROD) {
+        if (fc) {
+            let m = mul_scaled(Scaled(p.f, bitcast<i32>(p.i.x)), split_f(x));
+            return Part(m.m, vec2<u32>(bitcast<u32>(m.e), 0u), p.x);
+        }
+        return Part(p.f, mul64(p.i, xi), p.x);
+    }
+    // OP_AMAX, OP_ARGMAX, OP_AMIN, OP_ARGMIN: the first extremum (NaN beats everything).
+    let lo = is_lo();
+    let extremum = lo || op == OP_AMAX || op == OP_ARGMAX;
+    let take = p.x == NONE || (fc && beats_f(x, r, p.f, p.x, lo)) || (!fc && beats_i(xi, r, p.i, p.x, lo));
+    if (extremum && take) {
+        return Part(x, xi, r);
+    }
+    return p;
+}
+
+// The elements r = start, start + step, … of output o folded in order into the empty result (0 for a sum, 1 for a
+// product with exponent 0, nothing for an extremum).
+fn fold_range(o: u32, start: u32, step: u32, fc: bool) -> Part {
+    let prod = info.op == OP_PROD;
+    var p = Part(select(0.0, 1.0, prod), vec2<u32>(select(0u, 1u, prod && !fc), 0u), NONE);
+    let dt = info.in_dtype.x;
+    for (var r = start; r < info.extra.y; r = r + step) {
+        let at = in_index(o, r);
+        if (fc) {
+            p = fold(p, a_f32_at(at, dt), vec2<u32>(0u), r, true);
+        } else {
+            p = fold(p, 0.0, a_i64_at(at, dt), r, false);
+        }
+    }
+    return p;
+}
+
+// Two partial results combined; p's elements precede q's.
+fn merge(p: Part, q: Part, fc: bool) -> Part {
+    let op = info.op;
+    if (op == OP_PROD && fc) {
+        let m = mul_scaled(Scaled(p.f, bitcast<i32>(p.i.x)), Scaled(q.f, bitcast<i32>(q.i.x)));
+        return Part(m.m, vec2<u32>(bitcast<u32>(m.e), 0u), NONE);
+    }
+    if (op == OP_SUM || op == OP_PROD) {
+        return fold(p, q.f, q.i, NONE, fc);
+    }
+    if (q.x == NONE) {
+        return p;
+    }
+    return fold(p, q.f, q.i, q.x, fc);
+}
+
+// Output o from its whole result, in the output dtype.
+fn finish(o: u32, p: Part, fc: bool) {
+    let op = info.op;
+    if (op == OP_ARGMAX || op == OP_ARGMIN) {
+        out[2u * o] = p.x;
+        out[2u * o + 1u] = 0u;
+        return;
+    }
+    var f = p.f;
+    if (op == OP_PROD && fc) {
+        f = scaled_value(Scaled(p.f, bitcast<i32>(p.i.x)));
+    }
+    switch info.out_dtype {
+        case 0u: { out[o] = bitcast<u32>(f); }
+        case 4u: {
+            out[2u * o] = p.i.x;
+            out[2u * o + 1u] = p.i.y;
+        }
+        case 3u: { out[o] = p.i.x; }
+        default: { out[o] = select(0u, 1u, p.i.x != 0u); }
+    }
+}
+
 @compute @workgroup_size(128)
 fn main(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let o = wid.x + wid.y * nwg.x;
-    if (o >= info.n) {
+    let fc = is_float(info.in_dtype.x);
+    let g = wid.x + wid.y * nwg.x;
+    if (info.extra.z == 1u) {
+        let o = g * WG + lid;
+        if (o < info.n) {
+            finish(o, fold_range(o, 0u, 1u, fc), fc);
+        }
         return;
     }
-    let inner = info.extra.y;
-    let dt = info.in_dtype.x;
-    let fc = is_float(dt);
-    let op = info.op;
-    let lo = op == OP_AMIN || op == OP_ARGMIN;
-    let extremum = lo || op == OP_AMAX || op == OP_ARGMAX;
-    // Each invocation's partial result; index 0xffffffff marks "no element yet".
-    let prod = op == OP_PROD;
-    var f = select(0.0, 1.0, prod);
-    var iv = vec2<u32>(select(0u, 1u, prod), 0u);
-    var ix = 0xffffffffu;
-    // A float product's power of two (f holds its mantissa); kept in si's first word for the tree.
-    var pe = 0;
-    for (var r = lid; r < inner; r = r + WG) {
-        let at = in_index(o, r);
-        if (fc) {
-            let x = a_f32_at(at, dt);
-            if (op == OP_SUM) {
-                f = f + x;
-            } else if (prod) {
-                let p = mul_scaled(Scaled(f, pe), split_f(x));
-                f = p.m;
-                pe = p.e;
-            } else if (extremum && (ix == 0xffffffffu || beats_f(x, r, f, ix, lo))) {
-                f = x;
-                ix = r;
-            }
-        } else {
-            let x = a_i64_at(at, dt);
-            if (op == OP_SUM) {
-                iv = add64(iv, x);
-            } else if (prod) {
-                iv = mul64(iv, x);
-            } else if (extremum && (ix == 0xffffffffu || beats_i(x, r, iv, ix, lo))) {
-                iv = x;
-                ix = r;
-            }
-        }
+    if (g >= info.n) {
+        return;
     }
-    sf[lid] = f;
-    si[lid] = select(iv, vec2<u32>(bitcast<u32>(pe), 0u), prod && fc);
-    sx[lid] = ix;
+    parts[lid] = fold_range(g, lid, WG, fc);
     for (var s = WG / 2u; s > 0u; s = s / 2u) {
         workgroupBarrier();
         if (lid < s) {
-            let j = lid + s;
-            if (op == OP_SUM) {
-                sf[lid] = sf[lid] + sf[j];
-                si[lid] = add64(si[lid], si[j]);
-            } else if (prod && fc) {
-                let p = mul_scaled(Scaled(sf[lid], bitcast<i32>(si[lid].x)), Scaled(sf[j], bitcast<i32>(si[j].x)));
-                sf[lid] = p.m;
-                si[lid] = vec2<u32>(bitcast<u32>(p.e), 0u);
-            } else if (prod) {
-                si[lid] = mul64(si[lid], si[j]);
-            } else if (sx[j] != 0xffffffffu) {
-                let take = sx[lid] == 0xffffffffu
-                    || (fc && beats_f(sf[j], sx[j], sf[lid], sx[lid], lo))
-                    || (!fc && beats_i(si[j], sx[j], si[lid], sx[lid], lo));
-                if (take) {
-                    sf[lid] = sf[j];
-                    si[lid] = si[j];
-                    sx[lid] = sx[j];
-                }
-            }
+            parts[lid] = merge(parts[lid], parts[lid + s], fc);
         }
     }
     workgroupBarrier();
-    if (lid != 0u) {
-        return;
-    }
-    if (op == OP_ARGMAX || op == OP_ARGMIN) {
-        out[2u * o] = sx[0];
-        out[2u * o + 1u] = 0u;
-        return;
-    }
-    if (prod && fc) {
-        sf[0] = scaled_value(Scaled(sf[0], bitcast<i32>(si[0].x)));
-    }
-    switch info.out_dtype {
-        case 0u: { out[o] = bitcast<u32>(sf[0]); }
-        case 4u: {
-            out[2u * o] = si[0].x;
-            out[2u * o + 1u] = si[0].y;
-        }
-        case 3u: { out[o] = si[0].x; }
-        default: { out[o] = select(0u, 1u, si[0].x != 0u); }
+    if (lid == 0u) {
+        finish(g, parts[0], fc);
     }
 }

@@ -5,7 +5,7 @@ use vkml_core::backend::Kernel;
 use vkml_core::base::dtype::DType;
 use vkml_core::util::error::Result;
 
-use crate::launch::{slots_grid, Launch};
+use crate::launch::{driver_grid, Launch};
 use crate::meta::Meta;
 
 pub fn launch(k: &Kernel, family: &'static str, op: u32) -> Result<Launch> {
@@ -13,5 +13,5 @@ pub fn launch(k: &Kernel, family: &'static str, op: u32) -> Result<Launch> {
     let meta = Meta::elementwise(op, k.out.dtype, &k.shape, &ins)?;
     let n = meta.n as usize;
     let slots = if matches!(k.out.dtype, DType::F16 | DType::BF16) { n.div_ceil(2) } else { n };
-    Ok(Launch { family, meta, inputs: k.args.iter().map(|a| a.buffer.clone()).collect(), groups: slots_grid(slots) })
+    Ok(Launch { family, meta, inputs: k.args.iter().map(|a| a.buffer.clone()).collect(), groups: driver_grid(slots) })
 }

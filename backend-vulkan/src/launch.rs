@@ -23,3 +23,8 @@ pub fn grid(count: usize) -> (u32, u32, u32) {
 pub fn slots_grid(slots: usize) -> (u32, u32, u32) {
     grid(slots.div_ceil(128))
 }
+
+/// Workgroups of the elementwise driver (shaders/elementwise.wgsl.in), whose invocations fill 4 slots each.
+pub fn driver_grid(slots: usize) -> (u32, u32, u32) {
+    grid(slots.div_ceil(4 * 128))
+}

@@ -28,13 +28,13 @@ const GEMV_MAX_OUT: usize = 4096;
 /// handful of workgroups (an MLP's 64x784x128).
 const SPLITK_MIN_K: usize = 512;
 const SPLITK_MAX_OUT: usize = 128 * 128;
-/// The register-blocked pipeline's tile, and the outputs (a million: 256 tiles) from which it leads the 16x16 tiles
-/// (below, it trails them).
-const TILE: usize = 64;
+/// The register-blocked pipeline's tile (rows x columns), and the outputs (a million: 128 tiles) from which it leads
+/// the 16x16 tiles (below, it trails them; so do products of fewer rows than a tile, which leave it half empty).
+const TILE: (usize, usize) = (128, 64);
 const TILED_MIN_OUT: usize = 1 << 20;
-/// The cooperative-matrix pipeline's output tile (2x2 hardware 16x16 tiles), and the step its m, n and K must be
+/// The cooperative-matrix pipeline's output tile (4x4 hardware 16x16 blocks), and the step its m, n and K must be
 /// multiples of: it loads and stores whole 16x16 tiles straight from and to the buffers (shaders/matmul_coop.wgsl).
-const COOP_TILE: usize = 32;
+const COOP_TILE: usize = 64;
 const COOP_STEP: usize = 16;
 /// Cooperative loads need 16-byte aligned rows: offsets and strides in multiples of 8 halves.
 const COOP_ALIGN: isize = 8;
@@ -48,11 +48,11 @@ pub enum Pipeline {
     Small,
     /// A 4x4 output tile per workgroup, K cut into 8 contiguous slices summed in slice order.
     SplitK,
-    /// 64x64 output tiles, an 8x4 register block per invocation.
+    /// 128x64 output tiles, an 8x8 register block per invocation.
     Tiled,
     /// 16x16 output tiles, batch in the grid's z: the general case.
     Batched,
-    /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 32x32
+    /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 64x64
     /// output tiles; only on devices that offer them, never on the floor or in a browser.
     Coop,
 }
@@ -90,8 +90,8 @@ impl Pipeline {
 
     /// The workgroup grid for `batch` products of m x n outputs, or None where it exceeds the floor's limits.
     fn groups(self, batch: usize, m: usize, n: usize) -> Option<(u32, u32, u32)> {
-        let tiled = |t: usize| -> Option<(u32, u32, u32)> {
-            let g = (n.div_ceil(t).max(1), m.div_ceil(t).max(1), batch.max(1));
+        let tiled = |(rows, cols): (usize, usize)| -> Option<(u32, u32, u32)> {
+            let g = (n.div_ceil(cols).max(1), m.div_ceil(rows).max(1), batch.max(1));
             (g.0 <= MAX_GROUPS && g.1 <= MAX_GROUPS && g.2 <= MAX_GROUPS)
                 .then_some((g.0 as u32, g.1 as u32, g.2 as u32))
         };
@@ -100,10 +100,10 @@ impl Pipeline {
             // Flat grids: x up to 65,535 workgroups, y the rest.
             Pipeline::Gemv => (outputs.div_ceil(MAX_GROUPS) <= MAX_GROUPS).then(|| grid(outputs)),
             Pipeline::Small => (outputs.div_ceil(128).div_ceil(MAX_GROUPS) <= MAX_GROUPS).then(|| slots_grid(outputs)),
-            Pipeline::SplitK => tiled(4),
+            Pipeline::SplitK => tiled((4, 4)),
             Pipeline::Tiled => tiled(TILE),
-            Pipeline::Batched => tiled(16),
-            Pipeline::Coop => tiled(COOP_TILE),
+            Pipeline::Batched => tiled((16, 16)),
+            Pipeline::Coop => tiled((COOP_TILE, COOP_TILE)),
         }
     }
 }
@@ -128,7 +128,7 @@ pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool) -> Pipelin
         Pipeline::Coop
     } else if k >= SPLITK_MIN_K && outputs <= SPLITK_MAX_OUT {
         Pipeline::SplitK
-    } else if m >= TILE && n >= TILE && outputs >= TILED_MIN_OUT {
+    } else if m >= TILE.0 && n >= TILE.1 && outputs >= TILED_MIN_OUT {
         Pipeline::Tiled
     } else {
         Pipeline::Batched

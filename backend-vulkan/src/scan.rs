@@ -6,7 +6,7 @@ use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::ScanOp;
 use vkml_core::util::error::{Error, Result};
 
-use crate::launch::{slots_grid, Launch};
+use crate::launch::{driver_grid, Launch};
 use crate::meta::{code, to_u32, Meta};
 
 pub fn scan(k: &Kernel, op: ScanOp) -> Result<Launch> {
@@ -16,5 +16,5 @@ pub fn scan(k: &Kernel, op: ScanOp) -> Result<Launch> {
     meta.set_input(0, a.buffer.dtype, &a.view)?;
     meta.n = to_u32(k.out.len)?;
     let slots = if matches!(k.out.dtype, DType::F16 | DType::BF16) { k.out.len.div_ceil(2) } else { k.out.len };
-    Ok(Launch { family: "scan", meta, inputs: vec![a.buffer.clone()], groups: slots_grid(slots) })
+    Ok(Launch { family: "scan", meta, inputs: vec![a.buffer.clone()], groups: driver_grid(slots) })
 }

@@ -101,8 +101,8 @@ CASES = [
     case("any", [(3, 4)], lambda x: x.any(dim=1, keepdim=True), dtype="int32"),
     case("all", [(0, 4)], lambda x: x.all(dim=0)),  # the reduction of nothing: True
     case("any", [(0, 4)], lambda x: x.any()),  # False
-    # Long reductions over few rows run in chunks of 4,096, the rest as one more partial, then over the partials:
-    # past the split size (2**16), with a tail, in several dtypes, NaN included.
+    # Long reductions over few rows run in chunks of 16,384, the rest as one more partial, then over the partials:
+    # past the split size (2**15), with a tail, in several dtypes, NaN included.
     case("sum", [(70001,)], lambda x: x.sum()),
     case("sum", [(3, 70001)], lambda x: x.sum(dim=1), dtype="float16"),
     case("sum", [(300, 300)], lambda x: x.sum(), dtype="int32"),
@@ -135,7 +135,7 @@ def test_long_sums_are_exact_where_torch_is(device):
 
 
 def test_the_cpu_oracle_sums_within_a_rounding_of_exact():
-    """A row just short of the split (65,535 values of float32(0.1)): the CPU accumulates in float64 and rounds once."""
-    x = np.full(65535, 0.1, np.float32)
+    """A row just short of the split (32,767 values of float32(0.1)): the CPU accumulates in float64 and rounds once."""
+    x = np.full(32767, 0.1, np.float32)
     exact = np.float32(x.astype(np.float64).sum())
     assert vkml.tensor(x).sum().item() == exact

@@ -14,7 +14,7 @@ use vkml_tests::{check, check_terms, devices, from_f32, matmul_operands, random_
 
 /// (m, k, n, batch): every pipeline's tile edges (4, 16, 64 and 128 lanes), one past them, vectors, K = 1, K = 0,
 /// and empty outputs.
-const SHAPES: [(usize, usize, usize, usize); 14] = [
+const SHAPES: [(usize, usize, usize, usize); 15] = [
     (1, 1, 1, 1),
     (1, 300, 1, 2),
     (1, 37, 70, 2),
@@ -24,6 +24,7 @@ const SHAPES: [(usize, usize, usize, usize); 14] = [
     (63, 16, 65, 1),
     (64, 17, 64, 1),
     (129, 33, 130, 1),
+    (128, 16, 64, 1),
     (9, 1, 67, 2),
     (6, 1100, 5, 2),
     (9, 0, 7, 2),
@@ -105,9 +106,9 @@ fn all_checks(dtype: DType) -> Result<()> {
     Ok(())
 }
 
-/// (m, k, n, batch) that the cooperative-matrix pipeline takes (multiples of 16): one quarter of its 32x32 tile,
-/// whole tiles, tiles whose right or lower half lies outside, K = 0, and several batches.
-const COOP_SHAPES: [(usize, usize, usize, usize); 7] = [
+/// (m, k, n, batch) that the cooperative-matrix pipeline takes (multiples of 16): one block of its 64x64 tile,
+/// whole tiles, tiles with one to three block rows or columns outside, K = 0, and several batches.
+const COOP_SHAPES: [(usize, usize, usize, usize); 8] = [
     (16, 16, 16, 1),
     (32, 32, 32, 1),
     (48, 16, 80, 2),
@@ -115,6 +116,7 @@ const COOP_SHAPES: [(usize, usize, usize, usize); 7] = [
     (96, 64, 64, 2),
     (64, 0, 32, 1),
     (32, 528, 48, 1),
+    (144, 32, 208, 1),
 ];
 
 /// Float16 products on the cooperative-matrix pipeline, forced on the devices that have it (elsewhere the

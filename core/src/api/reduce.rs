@@ -25,9 +25,11 @@ fn node_dtype(op: ReduceOp, input: DType) -> DType {
 
 /// A reduction of at least this many elements per row is split into chunks of `CHUNK`, when there are fewer than
 /// `SPLIT_ROWS` rows: each level is a row reduction that fills the device, in an order fixed by the shape alone.
-const SPLIT_MIN: usize = 1 << 16;
+/// A chunk of 16,384 gives each invocation of a GPU workgroup 128 elements, so the workgroup's fixed tree costs
+/// little beside its loads.
+const SPLIT_MIN: usize = 1 << 15;
 const SPLIT_ROWS: usize = 1 << 10;
-const CHUNK: usize = 1 << 12;
+const CHUNK: usize = 1 << 14;
 
 /// Reduce each row of the 2-d `x` (rows, n) in chunks of `CHUNK`: the whole chunks as (rows, n / CHUNK, CHUNK), the
 /// rest as one more partial, then the partials (again split while they are long).
