@@ -9,44 +9,6 @@ fn float_class() -> bool {
     return is_float(info.in_dtype.x);
 }
 
-// log (or log2 when `base2`) with the special values spelled out (WGSL lets a GPU assume finite inputs; SwiftShader
-// gives log(NaN) = 87.5 and log(0) = -88), and subnormal inputs taken from their bits (m · 2^-149), since GPUs may
-// flush them before log sees them: log(x) = log(m) − 149·ln 2, log2(x) = log2(m) − 149.
-fn log_bits(xb: u32, base2: bool) -> f32 {
-    let ax = xb & 0x7fffffffu;
-    if (bnan(xb) || (ax != 0u && (xb & 0x80000000u) != 0u)) {
-        return nan_f32();
-    }
-    if (ax == 0u) {
-        return inf_f32(0x80000000u);
-    }
-    if (ax == 0x7f800000u) {
-        return bitcast<f32>(xb);
-    }
-    var x = bitcast<f32>(xb);
-    var shift = 0.0;
-    if (ax < 0x00800000u) {
-        x = f32(ax);
-        shift = select(103.27893, 149.0, base2);
-    }
-    return select(log(x), log2(x), base2) - shift;
-}
-
-// exp (or exp2) with NaN and the infinities spelled out (WGSL lets a GPU assume finite inputs).
-fn exp_bits(xb: u32, base2: bool) -> f32 {
-    if (bnan(xb)) {
-        return bitcast<f32>(xb);
-    }
-    if (xb == 0x7f800000u) {
-        return bitcast<f32>(xb);
-    }
-    if (xb == 0xff800000u) {
-        return 0.0;
-    }
-    let x = bitcast<f32>(xb);
-    return select(exp(x), exp2(x), base2);
-}
-
 // floor, ceil, trunc or round of a zero or subnormal input, from its bits: a GPU may flush the
 // input to zero, but floor(-tiny) is -1 and ceil(tiny) is 1; the rest keep the sign of zero.
 fn round_tiny(xb: u32, op: u32) -> f32 {

@@ -10,6 +10,7 @@ mod matmul;
 mod movement;
 mod reduce;
 mod scan;
+mod softmax;
 mod sort;
 mod unary;
 mod values;
@@ -109,6 +110,7 @@ fn run_one(k: &Kernel) -> Result<Vec<u8>> {
         Op::Scatter { dim, add } => index::scatter(ins[0], ins[1], ins[2], *dim, *add, out),
         Op::ArgSort { descending } => sort::argsort(ins[0], *descending),
         Op::Scan(op) => scan::scan(*op, ins[0], out),
+        Op::Softmax { log } => softmax::softmax(ins[0], *log, out),
     })
 }
 

@@ -17,6 +17,7 @@ mod pipeline;
 mod profile;
 mod reduce;
 mod scan;
+mod softmax;
 mod sort;
 mod unary;
 
@@ -261,6 +262,7 @@ impl VulkanBackend {
             Op::Scatter { dim, add } => index::index(k, *dim, if *add { 2 } else { 1 }),
             Op::ArgSort { descending } => sort::argsort(k, *descending),
             Op::Scan(op) => scan::scan(k, *op),
+            Op::Softmax { log } => softmax::softmax(k, *log),
             Op::Reduce { op, axes } => reduce::reduce(k, *op, *axes),
             Op::Matmul => matmul::matmul(k, self.coop, *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner())),
             Op::Data(_) | Op::Transfer => Err(Error::Backend("uploads are not kernels".into())),

@@ -143,6 +143,8 @@ CASES = [
     ),
     grad_case("cross_entropy", [(6, 5), (6, 5)], lambda x, p, lib: lib.nn.functional.cross_entropy(x, p.softmax(1))),
     grad_case("log_softmax", [(3, 200)], lambda x: x.log_softmax(1), domain="wide"),
+    grad_case("softmax", [(4, 300)], lambda x: x.softmax(0)),
+    grad_case("softmax", [(3, 5000)], lambda x: x.softmax(1)),
     grad_case("relu", [(64, 32), (32, 16)], lambda a, b: (a @ b).relu().sum(0)),
     grad_case(
         "conv2d", [(2, 4, 9, 8), (6, 2, 3, 2)], lambda x, w, lib: lib.nn.functional.conv2d(x, w, stride=2, groups=2)

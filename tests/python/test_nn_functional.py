@@ -61,6 +61,15 @@ CASES = [
     case("log_softmax", [(3, 4, 5)], lambda x: x.log_softmax(1)),
     case("log_softmax", [(2, 30)], lambda x: x.log_softmax(1), domain="wide"),
     case("log_softmax", [(4, 6)], lambda x, lib: x.log_softmax(1, dtype=lib.float64)),
+    # The row primitive (Op::Softmax): rows of 32 take one invocation each, longer ones a workgroup that reads the
+    # row three times; a row past 4,096, 16-bit rows, NaN and +inf in a row, and rows along a non-last dim.
+    case("softmax", [(5, 32)], lambda x: x.softmax(1)),
+    case("softmax", [(5, 33)], lambda x: x.softmax(1)),
+    case("log_softmax", [(3, 4097)], lambda x: x.log_softmax(-1)),
+    case("softmax", [(2, 5000)], lambda x: x.softmax(1), dtype="float16"),
+    case("log_softmax", [(700, 3)], lambda x: x.log_softmax(0), dtype="bfloat16"),
+    case("softmax", [np.array([[1.0, np.nan, 2.0] * 20, [0.5, np.inf, -1.0] * 20])], lambda x: x.softmax(1)),
+    case("log_softmax", [np.array([[1.0, float("nan"), 2.0], [0.5, float("inf"), -1.0]])], lambda x: x.log_softmax(1)),
     case("logsumexp", [(3, 4, 5)], lambda x: x.logsumexp((0, 2), keepdim=True)),
     case("logsumexp", [np.array([[1e3, 1e3], [-np.inf, -np.inf], [np.inf, 1.0]])], lambda x: x.logsumexp(1)),
     case("logsumexp", [(0, 4)], lambda x: x.logsumexp(0)),

@@ -79,6 +79,7 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
         Op::Scan(ScanOp::Prod) => one(cumprod_grad(&f.saved_input(0)?, g)),
         // Positions are integers: no gradient (sort's values get theirs through gather).
         Op::ArgSort { .. } => Ok(vec![None]),
+        Op::Softmax { log } => one(softmax_grad(&f.saved_output()?, g, *log)),
         // Built under no_grad by the optimizers; `fused` refuses inputs that record history.
         Op::Fused(_) => Err(not_differentiable(f)),
         Op::Assign { view } => {
@@ -327,4 +328,15 @@ fn view_grad(g: &Tensor, rel: &View, x: &Tensor) -> Result<Tensor> {
     let flat = zeros.reshape(&[x.numel() as i64])?;
     flat.assigned(View { shape: rel.shape.clone(), strides: rel.strides.clone(), offset: rel.offset }, &g)?
         .reshape(&shape)
+}
+
+/// softmax's input gradient y · (g − Σ g·y); log_softmax's g − exp(y) · Σ g (sums along the last dim), as torch's.
+fn softmax_grad(y: &Tensor, g: &Tensor, log: bool) -> Result<Tensor> {
+    if log {
+        let total = g.sum(Some(&[-1]), true)?;
+        g - &(&y.exp()? * &total)?
+    } else {
+        let dot = (g * y)?.sum(Some(&[-1]), true)?;
+        y * &(g - &dot)?
+    }
 }

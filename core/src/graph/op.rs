@@ -224,6 +224,12 @@ pub enum Op {
     },
     /// Inclusive scan along the last dim of the source view, each prefix folded in index order.
     Scan(ScanOp),
+    /// softmax (log_softmax when `log`) of each row along the source view's last dim, in the composite's
+    /// arithmetic: m = the row's max (NaN if any), d = x − m, then exp(d) / Σ exp(d) or d − log Σ exp(d). Float32
+    /// (float64 on the CPU); one kernel reads each row where the composite ran five.
+    Softmax {
+        log: bool,
+    },
 }
 
 impl Op {
@@ -249,6 +255,8 @@ impl Op {
             Op::Scatter { add: true, .. } => "scatter_add",
             Op::ArgSort { .. } => "argsort",
             Op::Scan(op) => op.name(),
+            Op::Softmax { log: false } => "softmax",
+            Op::Softmax { log: true } => "log_softmax",
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::api::gather;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::wrap_dim;
-use crate::graph::op::BinaryOp;
+use crate::graph::op::{BinaryOp, Op};
 use crate::tensor::check::{compute_dtype, declared, out_dtype};
 use crate::tensor::host::host_i64;
 use crate::tensor::promote::Operand;
@@ -79,46 +79,35 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     l.to_dtype(out_dtype(x))
 }
 
-/// The softmax family's common start: x in its compute dtype minus its max along `dim` (taken without history,
-/// as its gradient cancels), and that dim. A 0-d x is one element along a dim of its own, as torch treats it.
-fn shifted(x: &Tensor, dim: i64, name: &str) -> Result<(Tensor, i64)> {
-    let x = if x.ndim() == 0 { x.unsqueeze(0)? } else { x.clone() };
+/// softmax or log_softmax along `dim` through the row primitive (`Op::Softmax`), which works along the last dim: x
+/// in its compute dtype, `dim` swapped last and back (the result contiguous, as torch's). A 0-d x is one element
+/// along a dim of its own, as torch treats it; 16-bit inputs compute in f32 and round once.
+fn softmax_along(x: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
+    let name = if log { "log_softmax" } else { "softmax" };
+    if x.numel() == 0 && !x.dtype().is_float() {
+        return x.copy(); // as torch: an empty integer tensor comes back before the dtype is looked at
+    }
+    let xs = if x.ndim() == 0 { x.unsqueeze(0)? } else { x.clone() };
     // torch checks the dim before the dtype.
-    let dim = wrap_dim(dim, x.ndim())? as i64;
-    let d = compute_dtype(&x, name, false)?;
-    // An empty tensor has no maximum to shift by (amax refuses an empty dim), and nothing to shift: torch gives it back.
-    let m = if x.numel() == 0 {
-        Tensor::zeros(&[], d, x.device())?
-    } else {
-        x.detach().to_dtype(d)?.amax(Some(&[dim]), true)?
-    };
-    Ok((sub(&t(&x.to_dtype(d)?), &t(&m))?, dim))
-}
-
-/// The result in the input's dtype and shape (a 0-d input comes back 0-d).
-fn restore(y: Tensor, x: &Tensor) -> Result<Tensor> {
+    let dim = wrap_dim(dim, xs.ndim())?;
+    let d = compute_dtype(&xs, name, false)?;
+    let last = xs.ndim() - 1;
+    let xc = xs.to_dtype(d)?;
+    let xt = if dim == last { xc } else { xc.transpose(dim as i64, last as i64)? };
+    let y = Tensor::make(Op::Softmax { log }, &[&xt], xt.shape().to_vec(), d, x.device())?;
+    let y = if dim == last { y } else { y.transpose(dim as i64, last as i64)?.contiguous()? };
     let y = if x.ndim() == 0 { y.squeeze(None)? } else { y };
     y.to_dtype(x.dtype())
 }
 
 /// `log_softmax(x, dim)`: (x − m) − log Σ exp(x − m), in torch's order of operations.
 pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
-    if x.numel() == 0 && !x.dtype().is_float() {
-        return x.copy(); // as torch: an empty integer tensor comes back before the dtype is looked at
-    }
-    let (shifted, dim) = shifted(x, dim, "log_softmax")?;
-    let lse = shifted.exp()?.sum(Some(&[dim]), true)?.log()?;
-    restore(sub(&t(&shifted), &t(&lse))?, x)
+    softmax_along(x, dim, true)
 }
 
 /// `softmax(x, dim)`: exp(x − m) / Σ exp(x − m).
 pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
-    if x.numel() == 0 && !x.dtype().is_float() {
-        return x.copy(); // as torch: an empty integer tensor comes back before the dtype is looked at
-    }
-    let (shifted, dim) = shifted(x, dim, "softmax")?;
-    let e = shifted.exp()?;
-    restore(div(&e, &e.sum(Some(&[dim]), true)?)?, x)
+    softmax_along(x, dim, false)
 }
 
 fn reduce(loss: Tensor, reduction: Reduction) -> Result<Tensor> {
