@@ -23,13 +23,16 @@ SIZES = {
     "small": (256, 1 << 18, 1024, 16, (64, 256), 3),
     "full": (4096, 1 << 28, 4096, 256, (64, 1024), 20),
 }
+# Seconds each case runs before its clock starts: a GPU idling at low clocks ramps up first (on the H200 the first
+# case, f32 matmul, read half the rate bench/matmul.py gave the same kernel in the same run without it).
+WARM = {"small": 0.0, "full": 0.5}
 
 
 class Lib:
     """One library's side of a case: how to make its tensors, and how to wait for its device."""
 
-    def __init__(self, name, device):
-        self.name, self.device = name, device
+    def __init__(self, name, device, warm=0.0):
+        self.name, self.device, self.warm = name, device, warm
 
     def tensor(self, a):
         if self.name == "torch":
@@ -51,8 +54,12 @@ class Lib:
 
 
 def timed(lib, step, iters):
-    """Seconds per iteration of step(i) (one warm-up that compiles pipelines), each result realized as it is made."""
+    """Seconds per iteration of step(i), each result realized as it is made, after warm-up steps (the first compiles
+    pipelines) for `lib.warm` seconds."""
     lib.sync(step(0))
+    until = time.perf_counter() + lib.warm
+    while time.perf_counter() < until:
+        lib.sync(step(0))
     t0 = time.perf_counter()
     for i in range(iters):
         out = step(i + 1)
@@ -191,8 +198,8 @@ def main() -> None:
         vkml.init_vulkan(0)
     except RuntimeError as e:
         print(f"no Vulkan device: {e}")
-    ours = Lib("vkml", args.device or vkml.best_device()[0])
-    theirs = Lib("torch", "cuda" if torch.cuda.is_available() else "cpu")
+    ours = Lib("vkml", args.device or vkml.best_device()[0], WARM[args.size])
+    theirs = Lib("torch", "cuda" if torch.cuda.is_available() else "cpu", WARM[args.size])
     _, _, _, batch, mlp_batches, iters = SIZES[args.size]
     rows = []
 
