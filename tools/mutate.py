@@ -82,6 +82,7 @@ FAMILY_TESTS = {
     "index": ["gather_", "scatter_"],
     "sort": ["argsort_"],
     "scan": ["scans_"],
+    "softmax": ["softmax_"],
 }
 # CPU kernel files and the families whose tests use them as the oracle (lib.rs is plumbing, not a kernel).
 CPU_KERNELS = {
@@ -95,6 +96,7 @@ CPU_KERNELS = {
     "index.rs": ["index"],
     "sort.rs": ["sort"],
     "scan.rs": ["scan"],
+    "softmax.rs": ["softmax"],
     "values.rs": FAMILIES,
 }
 

@@ -91,6 +91,35 @@ fn reductions_over_dims() -> Result<()> {
 }
 
 #[test]
+fn softmax_rows_short_and_long() -> Result<()> {
+    use vkml_core::api::join::cat;
+    use vkml_core::nn::functional::{log_softmax, softmax};
+    // Rows of 5 and 32 (one invocation each; 300 rows fill three workgroups), 33 and 4,100 (a workgroup each), along
+    // the last dim and through a transpose, with a NaN and an infinity in two rows. Spiked rows hold 100 at column
+    // 1 among values in [-100, 0]: a max that missed it would overflow exp.
+    for (seed, rows, cols) in [(20u64, 300usize, 5usize), (21, 6, 32), (22, 6, 33), (23, 6, 4100)] {
+        for spiked in [false, true] {
+            let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+                let x = if spiked {
+                    let spike = vkml_tests::from_f32(&vec![100.0; rows], &[rows, 1], dev)?;
+                    let left = random_f32(g, &[rows, 1], -100.0, 0.0, dev)?;
+                    cat(&[left, spike, random_f32(g, &[rows, cols - 2], -100.0, 0.0, dev)?], 1)?
+                } else {
+                    random_f32(g, &[rows, cols], -8.0, 8.0, dev)?
+                };
+                let special = vkml_tests::from_f32(&[f32::NAN, f32::INFINITY], &[2, 1], dev)?;
+                let edged = cat(&[special, random_f32(g, &[2, cols - 1], -8.0, 8.0, dev)?], 1)?;
+                Ok(vec![cat(&[x, edged], 0)?])
+            };
+            check("softmax", seed, mk, |t| softmax(&t[0], -1))?;
+            check("log_softmax", seed, mk, |t| log_softmax(&t[0], -1))?;
+            check("softmax", seed, mk, |t| softmax(&t[0].t()?, 0))?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
 fn matmul_tile_edges_and_transposes() -> Result<()> {
     for (m, k, n) in [(1, 1, 1), (17, 1, 3), (16, 16, 16), (33, 17, 9), (5, 40, 31)] {
         let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
