@@ -28,3 +28,13 @@ pub fn slots_grid(slots: usize) -> (u32, u32, u32) {
 pub fn driver_grid(slots: usize) -> (u32, u32, u32) {
     grid(slots.div_ceil(4 * 128))
 }
+
+/// The grid of a row kernel (reduce, softmax) over `rows` rows of `len` elements, and whether each row gets one
+/// invocation: rows of at most 32 do, since a workgroup per row would sit mostly idle through its tree.
+pub fn rows_grid(rows: usize, len: usize) -> (bool, (u32, u32, u32)) {
+    if len <= 32 {
+        (true, slots_grid(rows))
+    } else {
+        (false, grid(rows))
+    }
+}

@@ -32,9 +32,9 @@ const SPLITK_MAX_OUT: usize = 128 * 128;
 /// the 16x16 tiles (below, it trails them; so do products of fewer rows than a tile, which leave it half empty).
 const TILE: (usize, usize) = (128, 64);
 const TILED_MIN_OUT: usize = 1 << 20;
-/// The cooperative-matrix pipeline's output tile (4x4 hardware 16x16 blocks), and the step its m, n and K must be
+/// The cooperative-matrix pipeline's output tile (2x2 hardware 16x16 tiles), and the step its m, n and K must be
 /// multiples of: it loads and stores whole 16x16 tiles straight from and to the buffers (shaders/matmul_coop.wgsl).
-const COOP_TILE: usize = 64;
+const COOP_TILE: usize = 32;
 const COOP_STEP: usize = 16;
 /// Cooperative loads need 16-byte aligned rows: offsets and strides in multiples of 8 halves.
 const COOP_ALIGN: isize = 8;
@@ -52,7 +52,7 @@ pub enum Pipeline {
     Tiled,
     /// 16x16 output tiles, batch in the grid's z: the general case.
     Batched,
-    /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 64x64
+    /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 32x32
     /// output tiles; only on devices that offer them, never on the floor or in a browser.
     Coop,
 }

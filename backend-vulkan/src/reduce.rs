@@ -8,11 +8,8 @@ use vkml_core::base::view::View;
 use vkml_core::graph::op::ReduceOp;
 use vkml_core::util::error::{Error, Result};
 
-use crate::launch::{grid, slots_grid, Launch};
+use crate::launch::{rows_grid, Launch};
 use crate::meta::{code, to_u32, Meta};
-
-/// Rows of at most this many elements are folded by one invocation each.
-const SHORT_ROW: usize = 32;
 
 pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("reduce without input".into()))?;
@@ -28,12 +25,8 @@ pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Launch> {
     if let Some(step) = contiguous(v, split) {
         meta.extra2 = [1, to_u32(step)?, 0, 0];
     }
-    let groups = if inner <= SHORT_ROW {
-        meta.extra[2] = 1;
-        slots_grid(outer)
-    } else {
-        grid(outer)
-    };
+    let (short, groups) = rows_grid(outer, inner);
+    meta.extra[2] = u32::from(short);
     Ok(Launch { family: "reduce", meta, inputs: vec![a.buffer.clone()], groups })
 }
 

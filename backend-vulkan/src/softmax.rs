@@ -4,11 +4,8 @@
 use vkml_core::backend::Kernel;
 use vkml_core::util::error::{Error, Result};
 
-use crate::launch::{grid, slots_grid, Launch};
+use crate::launch::{rows_grid, Launch};
 use crate::meta::{to_u32, Meta};
-
-/// Rows of at most this many elements take one invocation each.
-const SHORT_ROW: usize = 32;
 
 pub fn softmax(k: &Kernel, log: bool) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("softmax without input".into()))?;
@@ -16,8 +13,7 @@ pub fn softmax(k: &Kernel, log: bool) -> Result<Launch> {
     let rows = k.out.len / n;
     // The elementwise meta coalesces dims but keeps row-major element order, so element j of row r is r·n + j.
     let mut meta = Meta::elementwise(u32::from(log), k.out.dtype, &k.shape, &[(a.buffer.dtype, &a.view)])?;
-    let short = n <= SHORT_ROW;
+    let (short, groups) = rows_grid(rows, n);
     meta.extra = [to_u32(n)?, u32::from(short), 0, 0];
-    let groups = if short { slots_grid(rows) } else { grid(rows) };
     Ok(Launch { family: "softmax", meta, inputs: vec![a.buffer.clone()], groups })
 }

@@ -106,8 +106,8 @@ fn all_checks(dtype: DType) -> Result<()> {
     Ok(())
 }
 
-/// (m, k, n, batch) that the cooperative-matrix pipeline takes (multiples of 16): one block of its 64x64 tile,
-/// whole tiles, tiles with one to three block rows or columns outside, K = 0, and several batches.
+/// (m, k, n, batch) that the cooperative-matrix pipeline takes (multiples of 16): one quarter of its 32x32 tile,
+/// whole tiles, tiles whose right or lower half lies outside, K = 0, and several batches.
 const COOP_SHAPES: [(usize, usize, usize, usize); 8] = [
     (16, 16, 16, 1),
     (32, 32, 32, 1),
