@@ -94,10 +94,12 @@ fn reductions_over_dims() -> Result<()> {
 fn softmax_rows_short_and_long() -> Result<()> {
     use vkml_core::api::join::cat;
     use vkml_core::nn::functional::{log_softmax, softmax};
-    // Rows of 5 and 32 (one invocation each; 300 rows fill three workgroups), 33 and 4,100 (a workgroup each), along
-    // the last dim and through a transpose, with a NaN and an infinity in two rows. Spiked rows hold 100 at column
-    // 1 among values in [-100, 0]: a max that missed it would overflow exp.
-    for (seed, rows, cols) in [(20u64, 300usize, 5usize), (21, 6, 32), (22, 6, 33), (23, 6, 4100)] {
+    // Rows of 5 and 32 (one invocation each; 300 rows fill three workgroups); 33, 1,000 and 4,096 (a workgroup each,
+    // the row kept in its invocations' registers, 1 to 32 elements each); 4,100 (read three times); along the last
+    // dim and through a transpose, with a NaN and an infinity in two rows. Spiked rows hold 100 at column 1 among
+    // values in [-100, 0]: a max that missed it would overflow exp.
+    let shapes = [(20u64, 300usize, 5usize), (21, 6, 32), (22, 6, 33), (24, 5, 1000), (25, 3, 4096), (23, 6, 4100)];
+    for (seed, rows, cols) in shapes {
         for spiked in [false, true] {
             let mk = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
                 let x = if spiked {
