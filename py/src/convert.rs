@@ -20,7 +20,9 @@ use crate::device::{Device, PyDType};
 pub fn err(e: Error) -> PyErr {
     let msg = e.to_string();
     match e {
-        Error::Shape(_) | Error::Device(_) | Error::Runtime(_) | Error::Backend(_) => PyRuntimeError::new_err(msg),
+        Error::Shape(_) | Error::Device(_) | Error::Runtime(_) | Error::Backend(_) | Error::Bounds(_) => {
+            PyRuntimeError::new_err(msg)
+        }
         Error::Dtype(_) => PyTypeError::new_err(msg),
         Error::Index(_) => PyIndexError::new_err(msg),
         Error::Value(_) => PyValueError::new_err(msg),

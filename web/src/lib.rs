@@ -38,7 +38,7 @@ pub(crate) fn err(e: vkml_core::Error) -> JsValue {
     let msg = e.to_string();
     match e {
         E::Dtype(_) => js_sys::TypeError::new(&msg).into(),
-        E::Index(_) => js_sys::RangeError::new(&msg).into(),
+        E::Index(_) | E::Bounds(_) => js_sys::RangeError::new(&msg).into(),
         E::Shape(_) | E::Value(_) | E::Device(_) | E::Unsupported(_) | E::Runtime(_) | E::Backend(_) | E::Io(_) => {
             js_sys::Error::new(&msg).into()
         }

@@ -61,7 +61,7 @@ pub fn range_from_bytes(bytes: &[u8]) -> Result<(i64, i64)> {
 /// How an op words an index outside [0, extent).
 #[derive(Clone, Copy)]
 pub enum Wording {
-    /// gather and scatter: "index 5 is out of bounds for dimension 0 with size 3".
+    /// gather and scatter: "index 5 is out of bounds for dimension 0 with size 3" (torch's RuntimeError).
     Bounds { dim: usize },
     /// index_select and embedding: "index out of range in self".
     Range,
@@ -78,7 +78,7 @@ pub fn check_index(bounds: Option<(i64, i64)>, extent: usize, wording: Wording) 
     }
     Err(match wording {
         Wording::Bounds { dim } => {
-            Error::Index(format!("index {bad} is out of bounds for dimension {dim} with size {extent}"))
+            Error::Bounds(format!("index {bad} is out of bounds for dimension {dim} with size {extent}"))
         }
         Wording::Range => Error::Index("index out of range in self".into()),
         Wording::Classes => {

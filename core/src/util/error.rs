@@ -11,6 +11,9 @@ pub enum Error {
     Dtype(String),
     /// An index or dim out of range (IndexError).
     Index(String),
+    /// An element of an index tensor outside its dim where torch reports RuntimeError (gather, scatter): a
+    /// RuntimeError in Python, a RangeError in JavaScript.
+    Bounds(String),
     /// An invalid argument value (ValueError).
     Value(String),
     /// Tensors on different devices, or an unknown device (RuntimeError).
@@ -34,6 +37,7 @@ impl fmt::Display for Error {
             Error::Shape(m)
             | Error::Dtype(m)
             | Error::Index(m)
+            | Error::Bounds(m)
             | Error::Value(m)
             | Error::Device(m)
             | Error::Unsupported(m)
