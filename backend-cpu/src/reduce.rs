@@ -48,7 +48,7 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     encode(&v, out)
 }
 
-trait Float: Copy + PartialOrd {
+pub(crate) trait Float: Copy + PartialOrd {
     fn nan(self) -> bool;
     fn wrap(v: Vec<Self>) -> Values;
     /// A row's sum, accumulated in f64 from +0.0 (an empty sum is +0.0, as torch's).
@@ -122,15 +122,18 @@ impl Float for f64 {
     }
 }
 
+/// The max of `row` from `lowest`: the first NaN if any, else the first of the largest (amax's, and softmax's shift).
+pub(crate) fn row_max<T: Float>(row: &[T], lowest: T) -> T {
+    row.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v })
+}
+
 /// Sum, product, NaN-propagating max/min, and argmax/argmin where the first NaN (else the first extreme) wins, as torch.
 fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, lowest: T, highest: T) -> Values {
     let rows = (0..outer).map(|o| &x[o * inner..(o + 1) * inner]);
     match op {
         ReduceOp::Sum => T::wrap(rows.map(T::sum).collect()),
         ReduceOp::Prod => T::wrap(rows.map(T::prod).collect()),
-        ReduceOp::Max => T::wrap(
-            rows.map(|r| r.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v })).collect(),
-        ),
+        ReduceOp::Max => T::wrap(rows.map(|r| row_max(r, lowest)).collect()),
         ReduceOp::Min => T::wrap(
             rows.map(|r| r.iter().fold(highest, |m, &v| if m.nan() || (!v.nan() && m <= v) { m } else { v })).collect(),
         ),

@@ -561,12 +561,10 @@ impl Backend for VulkanBackend {
     }
 }
 
-/// `VKML_MAX_DEVICE_BYTES`: the bytes of storage buffers a GPU device may reserve (unset: the device's own limit).
+/// `VKML_MAX_DEVICE_BYTES`: the bytes of storage buffers a GPU device may reserve (unset, and always in a browser,
+/// which has no environment: the device's own limit).
 fn budget() -> Option<u64> {
-    #[cfg(not(target_arch = "wasm32"))]
-    return std::env::var("VKML_MAX_DEVICE_BYTES").ok().and_then(|v| v.trim().parse().ok());
-    #[cfg(target_arch = "wasm32")]
-    None
+    std::env::var("VKML_MAX_DEVICE_BYTES").ok().and_then(|v| v.trim().parse().ok())
 }
 
 /// The mapping's outcome once known, and who to wake then.

@@ -82,7 +82,7 @@ impl Meta {
 
 /// `shape` with size-1 dims dropped and each dim merged into the previous one where every input's stride there times
 /// its size equals its stride in the previous dim (row-major walking is unchanged), with the inputs' new strides.
-fn coalesce(shape: &[usize], strides: &[&[isize]]) -> (Vec<usize>, Vec<Vec<isize>>) {
+pub fn coalesce(shape: &[usize], strides: &[&[isize]]) -> (Vec<usize>, Vec<Vec<isize>>) {
     if shape.contains(&0) {
         return (shape.to_vec(), strides.iter().map(|s| s.to_vec()).collect());
     }

@@ -9,7 +9,7 @@ use vkml_core::graph::op::ReduceOp;
 use vkml_core::util::error::{Error, Result};
 
 use crate::launch::{rows_grid, Launch};
-use crate::meta::{code, to_u32, Meta};
+use crate::meta::{coalesce, code, to_u32, Meta};
 
 pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("reduce without input".into()))?;
@@ -30,25 +30,24 @@ pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Launch> {
     Ok(Launch { family: "reduce", meta, inputs: vec![a.buffer.clone()], groups })
 }
 
-/// Where every output's reduced elements lie contiguous and output o's start at `offset + o * step`: that step.
+/// Where every output's reduced elements lie contiguous and output o's start at `offset + o * step`: that step. The
+/// reduced dims must merge into one of stride 1 and the kept ones into one, as `coalesce` merges elementwise dims.
 fn contiguous(v: &View, split: usize) -> Option<usize> {
-    let mut expected = 1isize;
-    for d in (split..v.ndim()).rev() {
-        if v.shape[d] != 1 {
-            if v.strides[d] != expected {
-                return None;
-            }
-            expected *= v.shape[d] as isize;
-        }
-    }
-    let mut outer = (0..split).filter(|&d| v.shape[d] != 1);
-    let Some(first) = outer.next() else { return Some(0) };
-    let mut step = v.strides[first];
-    for d in outer {
-        if step != v.strides[d] * v.shape[d] as isize {
-            return None;
-        }
-        step = v.strides[d];
+    let merged = |dims: std::ops::Range<usize>| coalesce(&v.shape[dims.clone()], &[&v.strides[dims]]);
+    let (inner, inner_strides) = merged(split..v.ndim());
+    let (outer, outer_strides) = merged(0..split);
+    let unit = match inner.len() {
+        0 => true,
+        1 => inner_strides[0][0] == 1,
+        _ => false,
+    };
+    let step = match outer.len() {
+        0 => 0,
+        1 => outer_strides[0][0],
+        _ => return None,
+    };
+    if !unit {
+        return None;
     }
     usize::try_from(step).ok()
 }

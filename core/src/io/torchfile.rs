@@ -139,15 +139,16 @@ impl Held {
     fn of(items: Vec<Held>, make: fn(Vec<Value>) -> Value) -> Result<Held> {
         let depth = 1 + items.iter().map(|h| h.depth).max().unwrap_or(0);
         let size = items.iter().fold(1usize, |n, h| n.saturating_add(h.size));
-        Held::checked(make(items.into_iter().map(|h| h.value).collect()), depth, size)
+        check_depth(depth)?;
+        Ok(Held { value: make(items.into_iter().map(|h| h.value).collect()), depth, size })
     }
+}
 
-    fn checked(value: Value, depth: usize, size: usize) -> Result<Held> {
-        if depth > MAX_DEPTH {
-            return Err(bad(format!("containers nest deeper than {MAX_DEPTH} levels")));
-        }
-        Ok(Held { value, depth, size })
+fn check_depth(depth: usize) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(bad(format!("containers nest deeper than {MAX_DEPTH} levels")));
     }
+    Ok(())
 }
 
 struct Machine<'a> {
@@ -209,9 +210,7 @@ impl Machine<'_> {
         let top = self.stack.last_mut().ok_or_else(|| bad("stack underflow"))?;
         let depth = items.iter().map(|h| h.depth + 1).fold(top.depth, usize::max);
         let size = items.iter().fold(top.size, |n, h| n.saturating_add(h.size));
-        if depth > MAX_DEPTH {
-            return Err(bad(format!("containers nest deeper than {MAX_DEPTH} levels")));
-        }
+        check_depth(depth)?;
         (top.depth, top.size) = (depth, size);
         match (&mut top.value, dict) {
             (Value::Dict(d), true) => {

@@ -83,18 +83,18 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
 /// in its compute dtype, `dim` swapped last and back (the result contiguous, as torch's). A 0-d x is one element
 /// along a dim of its own, as torch treats it; 16-bit inputs compute in f32 and round once.
 fn softmax_along(x: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
-    let name = if log { "log_softmax" } else { "softmax" };
+    let op = Op::Softmax { log };
     if x.numel() == 0 && !x.dtype().is_float() {
         return x.copy(); // as torch: an empty integer tensor comes back before the dtype is looked at
     }
     let xs = if x.ndim() == 0 { x.unsqueeze(0)? } else { x.clone() };
     // torch checks the dim before the dtype.
     let dim = wrap_dim(dim, xs.ndim())?;
-    let d = compute_dtype(&xs, name, false)?;
+    let d = compute_dtype(&xs, op.name(), false)?;
     let last = xs.ndim() - 1;
     let xc = xs.to_dtype(d)?;
     let xt = if dim == last { xc } else { xc.transpose(dim as i64, last as i64)? };
-    let y = Tensor::make(Op::Softmax { log }, &[&xt], xt.shape().to_vec(), d, x.device())?;
+    let y = Tensor::make(op, &[&xt], xt.shape().to_vec(), d, x.device())?;
     let y = if dim == last { y } else { y.transpose(dim as i64, last as i64)?.contiguous()? };
     let y = if x.ndim() == 0 { y.squeeze(None)? } else { y };
     y.to_dtype(x.dtype())
