@@ -69,6 +69,43 @@ def render(name, sig, returns=None, types=None):
     return f"def {name}({', '.join(parts)}) -> {ret}: ..."
 
 
+def _runtime_default(vkml, cls, name, param):
+    """A parameter's default as the running package gives it: the compiled function's text signature, else the
+    public function of that name (pyo3 writes a negative default as `...` in both the introspection data and the
+    text signature, so the bindings that have one declare their `text_signature`, or vkml.nn.functional its)."""
+    owners = [getattr(vkml._vkml.Tensor if cls else vkml._vkml, name, None)]
+    owners += [] if cls else [getattr(vkml.nn.functional, name, None), getattr(vkml, name, None)]
+    for obj in filter(None, owners):
+        try:
+            p = inspect.signature(obj).parameters.get(param)
+        except (TypeError, ValueError):
+            continue
+        if p is not None and p.default is not Ellipsis and p.default is not inspect.Parameter.empty:
+            return _default(p.default)
+    raise SystemExit(f"tools/stubs.py: no default for {name}({param}=...) in the running package")
+
+
+def filled_defaults(raw, vkml):
+    """The compiled stub with each `= ...` default written as its value."""
+    lines = raw.splitlines()
+    tree = ast.parse(raw)
+    defs = [(None, n) for n in tree.body if isinstance(n, ast.FunctionDef)]
+    classes = [c for c in tree.body if isinstance(c, ast.ClassDef)]
+    defs += [(c.name, n) for c in classes for n in c.body if isinstance(n, ast.FunctionDef)]
+    edits = []
+    for cls, node in defs:
+        a = node.args
+        positional = a.posonlyargs + a.args
+        pairs = list(zip(positional[len(positional) - len(a.defaults) :], a.defaults))
+        pairs += [(arg, d) for arg, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        edits += [(cls, node.name, arg.arg, d) for arg, d in pairs if isinstance(d, ast.Constant) and d.value is ...]
+    # Right to left, so that each edit leaves the offsets of those still to come.
+    for cls, name, param, d in sorted(edits, key=lambda e: (e[3].lineno, e[3].col_offset), reverse=True):
+        row, value = d.lineno - 1, _runtime_default(vkml, cls, name, param)
+        lines[row] = lines[row][: d.col_offset] + value + lines[row][d.end_col_offset :]
+    return "\n".join(lines) + "\n"
+
+
 def _python_methods(tensor):
     """The Tensor methods written in Python (bound by _methods.py, _method_keywords.py, _dlpack.py)."""
     return {n: f for n, f in sorted(vars(tensor).items()) if inspect.isfunction(f)}
@@ -173,7 +210,7 @@ def main():
     args = ap.parse_args()
     import vkml
 
-    compiled = merged_compiled_stub(compiled_stub(), vkml)
+    compiled = merged_compiled_stub(filled_defaults(compiled_stub(), vkml), vkml)
     files = {PKG / "_vkml.pyi": compiled, PKG / "__init__.pyi": package_stub(vkml, compiled), PKG / "py.typed": ""}
     stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
     if args.check:

@@ -45,7 +45,8 @@ pub fn logsumexp(input: PyRef<'_, Tensor>, dim: &Bound<'_, PyAny>, keepdim: bool
 }
 
 #[pyfunction]
-#[pyo3(signature = (input, target, weight = None, ignore_index = -100, reduction = "mean", label_smoothing = 0.0))]
+#[pyo3(signature = (input, target, weight = None, ignore_index = -100, reduction = "mean", label_smoothing = 0.0),
+       text_signature = "(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)")]
 pub fn cross_entropy(
     py: Python<'_>,
     input: PyRef<'_, Tensor>,
@@ -61,7 +62,8 @@ pub fn cross_entropy(
 }
 
 #[pyfunction]
-#[pyo3(signature = (input, target, weight = None, ignore_index = -100, reduction = "mean"))]
+#[pyo3(signature = (input, target, weight = None, ignore_index = -100, reduction = "mean"),
+       text_signature = "(input, target, weight=None, ignore_index=-100, reduction='mean')")]
 pub fn nll_loss(
     py: Python<'_>,
     input: PyRef<'_, Tensor>,
@@ -281,7 +283,7 @@ fn with_dtype(input: &Tensor, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<vkml
 }
 
 #[pyfunction]
-#[pyo3(signature = (tensor, num_classes = -1))]
+#[pyo3(signature = (tensor, num_classes = -1), text_signature = "(tensor, num_classes=-1)")]
 pub fn one_hot(tensor: PyRef<'_, Tensor>, num_classes: i64) -> PyResult<Tensor> {
     Ok(Tensor(nn::one_hot(&tensor.0, num_classes).py()?))
 }

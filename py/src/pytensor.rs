@@ -376,7 +376,7 @@ impl Tensor {
     fn unsqueeze(&self, dim: i64) -> PyResult<Tensor> {
         Ok(Tensor(self.0.unsqueeze(dim).py()?))
     }
-    #[pyo3(signature = (start_dim = 0, end_dim = -1))]
+    #[pyo3(signature = (start_dim = 0, end_dim = -1), text_signature = "(self, /, start_dim=0, end_dim=-1)")]
     fn flatten(&self, start_dim: i64, end_dim: i64) -> PyResult<Tensor> {
         Ok(Tensor(self.0.flatten(start_dim, end_dim).py()?))
     }
@@ -483,6 +483,10 @@ impl Tensor {
         Ok(Tensor(self.0.bitwise_not().py()?))
     }
     fn __invert__(&self) -> PyResult<Tensor> {
+        if self.0.dtype().is_float() {
+            let msg = "~ (operator.invert) is only implemented on integer and Boolean-type tensors";
+            return Err(pyo3::exceptions::PyTypeError::new_err(msg));
+        }
         self.bitwise_not()
     }
     fn __and__(&self, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {

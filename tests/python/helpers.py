@@ -85,15 +85,14 @@ ALIASES = {
     "rand_like": ("rand_like", "rand"),
     "randn_like": ("randn_like", "randn"),
 }
-# torch's exception type -> the types vkml may raise for the same mistake. torch raises RuntimeError for many dtype
-# errors where the vkml contract says TypeError.
-COMPAT = {
-    NotImplementedError: (NotImplementedError, TypeError, RuntimeError),
-    IndexError: (IndexError,),
-    TypeError: (TypeError,),
-    ValueError: (ValueError,),
-    RuntimeError: (RuntimeError, TypeError),
-}
+# The exception classes the tests tell apart, most specific first: vkml raises the first of these that torch's
+# exception is (a subclass of it passes, as `except` would catch it).
+ERROR_CLASSES = (NotImplementedError, IndexError, TypeError, ValueError, RuntimeError)
+
+
+def torch_class(exc: BaseException) -> type:
+    """The class vkml must raise where torch raised `exc`."""
+    return next((k for k in ERROR_CLASSES if isinstance(exc, k)), Exception)
 
 
 # --- the op table ---------------------------------------------------------------------------------------------------
@@ -497,8 +496,7 @@ def _check(name, row, specs, fn, device, key):
     if device != "cpu" and "float64" in involved and not unsupported:
         pytest.fail(f"{name} on {device} with float64: the op table must declare it unsupported (vulkan has no f64)")
     if torch_exc is not None:
-        allowed = next((v for k, v in COMPAT.items() if isinstance(torch_exc, k)), (Exception,))
-        allowed += (NotImplementedError,) if unsupported else ()
+        allowed = (torch_class(torch_exc),) + ((NotImplementedError,) if unsupported else ())
         with pytest.raises(allowed) as info:
             materialize(_call(fn, [s.vkml(device) for s in specs], vkml, device))
         assert str(info.value), f"{type(info.value).__name__} without a message"
@@ -729,8 +727,7 @@ def check_random(op: str, fn: Callable, device: str, cls: str = "contiguous", dt
         torch.manual_seed(seed)
         expect = _call(fn, [], torch, "cpu")
     except Exception as exc:  # noqa: BLE001 - torch rejecting it (e.g. an integer dtype) is the expectation
-        allowed = next((v for k, v in COMPAT.items() if isinstance(exc, k)), (Exception,))
-        with pytest.raises(allowed):
+        with pytest.raises(torch_class(exc)):
             vkml.manual_seed(seed)
             materialize(_call(fn, [], vkml, device))
         REG.add((name, device, cls, dtype or "float32"), "error")

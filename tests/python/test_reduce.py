@@ -91,7 +91,7 @@ CASES = [
     error("sum", [(3, 4)], lambda x: x.sum(dim=2), IndexError),
     error("sum", [(3, 4)], lambda x: x.sum(dim=-3), IndexError),
     error("sum", [(3, 4)], lambda x: x.sum(dim=(0, 0)), RuntimeError),
-    error("mean", [(3, 4)], lambda x: x.mean(), (RuntimeError, TypeError), dtype="int32"),
+    error("mean", [(3, 4)], lambda x: x.mean(), RuntimeError, dtype="int32"),
     error("argmax", [(3, 4)], lambda x: x.argmax(), (RuntimeError, TypeError), dtype="bool"),
     case("amin", [(3, 4, 5)], lambda x: x.amin(dim=(0, 2), keepdim=True)),
     case("min", [(45, 65)], lambda x: x.min()),

@@ -2,6 +2,7 @@
 //! operand take its diagonal, letters only one operand has and the output lacks are summed first, and the rest is
 //! arranged as [batch, free, contracted] × [batch, contracted, free] for matmul. `...` stands for leading dims.
 
+use crate::base::dtype::DType;
 use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
@@ -94,6 +95,11 @@ pub fn einsum(equation: &str, operands: &[Tensor]) -> Result<Tensor> {
     if !(1..=2).contains(&operands.len()) {
         return Err(Error::Unsupported("einsum(): one or two operands are supported".into()));
     }
+    crate::tensor::check::declared("einsum", &operands[0])?;
+    if operands[0].dtype() == DType::Bool && operands.iter().all(|t| t.numel() > 0) {
+        // torch's product kernel refuses bool (before any dtype comparison) where it has elements to multiply.
+        return Err(Error::Unsupported("\"bmm\" not implemented for 'Bool'".into()));
+    }
     // torch's einsum does not promote: every operand has the first one's dtype.
     if let Some(t) = operands.iter().find(|t| t.dtype() != operands[0].dtype()) {
         return Err(Error::Runtime(format!(
@@ -102,7 +108,6 @@ pub fn einsum(equation: &str, operands: &[Tensor]) -> Result<Tensor> {
             t.dtype().name()
         )));
     }
-    crate::tensor::check::declared("einsum", &operands[0])?;
     let used: Vec<char> = eq.chars().filter(char::is_ascii_alphabetic).collect();
     let dots: Vec<char> = ('A'..='Z').rev().filter(|c| !used.contains(c)).collect();
     let raw: Vec<Vec<char>> =

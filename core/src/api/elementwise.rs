@@ -183,7 +183,7 @@ pub fn sub(a: &Operand, b: &Operand) -> Result<Tensor> {
         Operand::Scalar(s) => matches!(s, Scalar::Bool(_)),
     };
     if is_bool(a) || is_bool(b) {
-        return Err(Error::Dtype(
+        return Err(Error::Runtime(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a \
              mask, use the `~` or `logical_not()` operator instead."
                 .into(),
@@ -209,7 +209,7 @@ pub fn sub(a: &Operand, b: &Operand) -> Result<Tensor> {
 /// `where(cond, a, b)`: cond must be bool; a and b promote.
 pub fn where_(cond: &Tensor, a: &Operand, b: &Operand) -> Result<Tensor> {
     if cond.dtype() != DType::Bool {
-        return Err(Error::Dtype(format!(
+        return Err(Error::Runtime(format!(
             "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
             cond.dtype().name()
         )));

@@ -30,14 +30,14 @@ impl Tensor {
         binary(&Operand::Tensor(self.clone()), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Eq)
     }
 
-    /// `~x`: logical not for bool, −x − 1 for integers; floats have no bits to flip in torch either.
+    /// logical not for bool, −x − 1 for integers; floats have no bits to flip in torch either (Python's `~` on
+    /// a float tensor is torch's TypeError, raised by the binding before this).
     pub fn bitwise_not(&self) -> Result<Tensor> {
         match self.dtype() {
             DType::Bool => self.logical_not(),
-            d if d.is_float() => Err(Error::Dtype(format!(
-                "~ (operator.invert) is only implemented on integer and Boolean-type tensors, not {}",
-                d.name()
-            ))),
+            d if d.is_float() => {
+                Err(Error::Unsupported(format!("\"bitwise_not_cpu\" not implemented for '{}'", d.name())))
+            }
             _ => sub(&Operand::Tensor(self.neg()?), &Operand::Scalar(Scalar::Int(1))),
         }
     }

@@ -28,7 +28,7 @@ impl Tensor {
     /// The variance in the compute dtype (f32 for 16-bit inputs).
     fn var_wide(&self, dims: Option<&[i64]>, correction: f64, keepdim: bool) -> Result<Tensor> {
         if !self.dtype().is_float() {
-            return Err(Error::Dtype(format!(
+            return Err(Error::Runtime(format!(
                 "std and var only support floating point and complex dtypes, got {}",
                 self.dtype().name()
             )));

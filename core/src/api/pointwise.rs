@@ -69,7 +69,7 @@ pub fn lerp(a: &Tensor, b: &Tensor, w: &Operand) -> Result<Tensor> {
     let others = [Some(b), if let Operand::Tensor(wt) = w { Some(wt) } else { None }];
     for (name, o) in ["end", "weight"].iter().zip(others) {
         if let Some(o) = o.filter(|o| o.dtype() != d) {
-            return Err(Error::Dtype(format!(
+            return Err(Error::Runtime(format!(
                 "expected dtype {} for `{name}` but got dtype {}",
                 d.name(),
                 o.dtype().name()

@@ -142,7 +142,7 @@ impl Tensor {
     /// mean = sum / n in the accumulation dtype, rounded once to the input dtype.
     pub fn mean(&self, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
         if !self.dtype().is_float() {
-            return Err(Error::Dtype(format!(
+            return Err(Error::Runtime(format!(
                 "mean(): could not infer output dtype. Input dtype must be either a floating point or complex \
                  dtype. Got: {}",
                 self.dtype().name()

@@ -15,7 +15,7 @@ impl Tensor {
         if d == DType::Bool {
             // torch's refusals, with its messages.
             if op == UnaryOp::Neg {
-                return Err(Error::Dtype(
+                return Err(Error::Runtime(
                     "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a \
                      mask, use the `~` or `logical_not()` operator instead."
                         .into(),

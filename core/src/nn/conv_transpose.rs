@@ -42,7 +42,10 @@ pub fn conv_transpose2d(
     }
     // torch's CPU kernel takes floats and int64, not int32 or bool.
     if matches!(x.dtype(), crate::base::dtype::DType::I32 | crate::base::dtype::DType::Bool) {
-        return Err(Error::Runtime(format!("\"slow_conv_transpose2d\" not implemented for '{}'", x.dtype().name())));
+        return Err(Error::Unsupported(format!(
+            "\"slow_conv_transpose2d\" not implemented for '{}'",
+            x.dtype().name()
+        )));
     }
     crate::tensor::check::declared("conv_transpose2d", x)?;
     if x.ndim() == 3 {

@@ -114,7 +114,7 @@ pub fn interpolate(
     // torch's CPU kernels take floats only (and uint8, which vkml does not have).
     if !x.dtype().is_float() {
         let name = if mode == Mode::Linear { "upsample_linear" } else { "upsample_nearest" };
-        return Err(Error::Runtime(format!("\"{name}\" not implemented for '{}'", x.dtype().name())));
+        return Err(Error::Unsupported(format!("\"{name}\" not implemented for '{}'", x.dtype().name())));
     }
     let plan = sizes(&x.shape()[2..], size, scale_factor)?;
     // Linear modes compute in f32 for 16-bit inputs and round once, as torch.

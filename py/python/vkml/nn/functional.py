@@ -71,11 +71,13 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return _vkml.log_softmax(input, _softmax_dim(input, dim, "log_softmax", _stacklevel), dtype)
 
 
-def _inplace(fn):
-    """`fn` with torch's `inplace=`: True writes the result into the input (a new version of its storage)."""
+def _inplace(fn, **shown):
+    """`fn` with torch's `inplace=`: True writes the result into the input (a new version of its storage).
+    `shown` gives the defaults its signature shows where pyo3's shows `...` (a negative number); `fn` applies them."""
     sig = inspect.signature(fn)
     flag = inspect.Parameter("inplace", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=False)
-    sig = sig.replace(parameters=[*sig.parameters.values(), flag])
+    params = [p.replace(default=shown.get(p.name, p.default)) for p in sig.parameters.values()]
+    sig = sig.replace(parameters=[*params, flag])
 
     def call(*args, **kwargs):
         bound = sig.bind(*args, **kwargs)  # no defaults filled in: the Rust function applies its own
@@ -88,9 +90,10 @@ def _inplace(fn):
     return call
 
 
-hardtanh, relu6, leaky_relu, elu, selu, celu, silu, mish, hardsigmoid, hardswish = map(
-    _inplace, (hardtanh, relu6, leaky_relu, elu, selu, celu, silu, mish, hardsigmoid, hardswish)
+relu6, leaky_relu, elu, selu, celu, silu, mish, hardsigmoid, hardswish = map(
+    _inplace, (relu6, leaky_relu, elu, selu, celu, silu, mish, hardsigmoid, hardswish)
 )
+hardtanh = _inplace(hardtanh, min_val=-1.0)
 
 
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k,
