@@ -46,9 +46,10 @@ fn op_constants() -> String {
     s
 }
 
-/// Every op of a family must be named by its constant in the family's code: in a `case` where the family switches
-/// on op codes (WGSL's `switch` needs a `default`, so the compiler cannot see a missing op), anywhere outside
-/// comments where it branches with comparisons (reduce, scan). A new row without its WGSL fails the build here.
+/// Every op of a family must be named by its constant in the family's code (its file and the parts it uses): in a
+/// `case` where the family switches on op codes (WGSL's `switch` needs a `default`, so the compiler cannot see a
+/// missing op), anywhere outside comments where it branches with comparisons (reduce, scan). A new row without its
+/// WGSL fails the build here.
 fn check_cases(family: &str, body: &str) -> Result<(), String> {
     let (ops, in_case) = match family {
         "unary" => (UNARY, true),
@@ -87,7 +88,13 @@ fn families(dir: &Path) -> Result<Vec<String>, String> {
 fn assemble(dir: &Path, family: &str, constants: &str) -> Result<String, String> {
     let read = |name: &str| fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
     let body = read(&format!("{family}.wgsl"))?;
-    check_cases(family, &body)?;
+    // `// @uses NAME` lines pull in helper files (shaders/NAME.wgsl.in) ahead of the family's own code.
+    let mut parts = String::new();
+    for name in body.lines().filter_map(|l| l.strip_prefix("// @uses ")) {
+        parts.push('\n');
+        parts.push_str(&read(&format!("{}.wgsl.in", name.trim()))?);
+    }
+    check_cases(family, &format!("{parts}\n{body}"))?;
     // `// @features NAME ...`: the optional features a family needs, as WGSL enable directives (which must open the
     // module) where WGSL has one.
     let mut src: String = features(&body)
@@ -112,11 +119,7 @@ fn assemble(dir: &Path, family: &str, constants: &str) -> Result<String, String>
             &template.replace("SRC", name).replace("[K]", &format!("[{k}u]")).replace("(K,", &format!("({k}u,")),
         );
     }
-    // `// @uses NAME` lines pull in helper files (shaders/NAME.wgsl.in) ahead of the family's own code.
-    for name in body.lines().filter_map(|l| l.strip_prefix("// @uses ")) {
-        src.push('\n');
-        src.push_str(&read(&format!("{}.wgsl.in", name.trim()))?);
-    }
+    src.push_str(&parts);
     src.push('\n');
     src.push_str(&body);
     // `// @driver NAME` appends the entry point shaders/NAME.wgsl.in (elementwise: converted values; bits: raw bits).

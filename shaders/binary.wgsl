@@ -4,40 +4,15 @@
 // @uses special
 // @uses arith
 // @uses pow
+// @uses binary_ops
 // @driver elementwise
 
 fn float_class() -> bool {
     return is_float(info.in_dtype.x);
 }
 
-fn b2f(c: bool) -> f32 {
-    return select(0.0, 1.0, c);
-}
-
 fn value_f(e: u32) -> f32 {
-    let xb = a_fbits(e);
-    let yb = b_fbits(e);
-    let x = bitcast<f32>(xb);
-    let y = bitcast<f32>(yb);
-    switch info.op {
-        case OP_ADD: { return x + y; }
-        case OP_MUL: { return fmul(xb, yb); }
-        case OP_DIV: { return fdiv(xb, yb); }
-        case OP_MAXIMUM: { return fmaximum(xb, yb); }
-        case OP_MINIMUM: { return fminimum(xb, yb); }
-        // Comparisons on bits (see bkey): exact for NaN and subnormal operands on every GPU.
-        case OP_EQ: { return b2f(beq(xb, yb)); }
-        case OP_NE: { return b2f(!beq(xb, yb)); }
-        case OP_LT: { return b2f(blt(xb, yb)); }
-        case OP_LE: { return b2f(blt(xb, yb) || beq(xb, yb)); }
-        case OP_GT: { return b2f(blt(yb, xb)); }
-        case OP_FMOD: { return fmod_f(xb, yb); }
-        case OP_ATAN2: { return atan2_f(xb, yb); }
-        // copysign works on the bits: exact, NaN's sign included.
-        case OP_COPYSIGN: { return bitcast<f32>((xb & 0x7fffffffu) | (yb & 0x80000000u)); }
-        case OP_POW: { return pow_f(xb, yb); }
-        case OP_GE, default: { return b2f(blt(yb, xb) || beq(xb, yb)); }
-    }
+    return binary_f(info.op, a_fbits(e), b_fbits(e));
 }
 
 fn b2i(c: bool) -> vec2<u32> {

@@ -1,11 +1,16 @@
-// Fused elementwise programs (backend-vulkan/src/fused.rs, core/src/api/fused.rs): each element runs the
-// program's postfix steps on a stack of 8 values, every step through the function its primitive's kernel uses
-// (arith.wgsl.in, `-x` as unary's neg), so a fused chain gives the bytes of the chain of primitives. The program
-// is in the Meta uniform: info.extra.x words of info.prog, one per step (code in the low byte, an input's index
-// above it) and two for a constant (its f32 bits follow). A step cannot contract with the next into a fused
-// multiply-add: they run in different iterations of a loop over a program known only at run time.
+// Fused elementwise programs (backend-vulkan/src/fused.rs, core/src/plan/fuse.rs, core/src/api/fused.rs): each
+// element runs the program's postfix steps on a stack of 8 values, every step through the function its primitive's
+// kernel calls (unary_f, binary_f), so a fused chain gives the bytes of the chain of primitives. The program is in
+// the Meta uniform: info.extra.x words of info.prog, one per step (its kind in the low byte: 0 input, 1 constant,
+// 2 unary, 3 binary; the input's index or the op code above it) and two for a constant (its f32 bits follow). A
+// step cannot contract with the next into a fused multiply-add: they run in different iterations of a loop over a
+// program known only at run time.
 // @inputs a b c
+// @uses special
 // @uses arith
+// @uses pow
+// @uses unary_ops
+// @uses binary_ops
 // @driver elementwise
 
 fn float_class() -> bool {
@@ -33,9 +38,10 @@ fn value_f(e: u32) -> f32 {
             break;
         }
         let w = word(i);
+        let arg = w >> 8u;
         switch w & 0xffu {
             case 0u: {
-                st[sp] = input(w >> 8u, e);
+                st[sp] = input(arg, e);
                 sp = sp + 1u;
             }
             case 1u: {
@@ -43,28 +49,15 @@ fn value_f(e: u32) -> f32 {
                 st[sp] = word(i);
                 sp = sp + 1u;
             }
-            case 2u: { st[sp - 1u] = bitcast<u32>(sqrt_bits(st[sp - 1u])); }
-            case 3u: { st[sp - 1u] = st[sp - 1u] ^ 0x80000000u; }
+            case 2u: { st[sp - 1u] = bitcast<u32>(unary_f(arg, st[sp - 1u])); }
             default: {
-                let x = st[sp - 2u];
-                let y = st[sp - 1u];
                 sp = sp - 1u;
-                st[sp - 1u] = bitcast<u32>(step2(w & 0xffu, x, y));
+                st[sp - 1u] = bitcast<u32>(binary_f(arg, st[sp - 1u], st[sp]));
             }
         }
         i = i + 1u;
     }
     return bitcast<f32>(st[0]);
-}
-
-// The binary steps: 4 add, 5 mul, 6 div, 7 maximum (binary.wgsl's OP_ADD, OP_MUL, OP_DIV and OP_MAXIMUM).
-fn step2(code: u32, xb: u32, yb: u32) -> f32 {
-    switch code {
-        case 4u: { return bitcast<f32>(xb) + bitcast<f32>(yb); }
-        case 5u: { return fmul(xb, yb); }
-        case 6u: { return fdiv(xb, yb); }
-        default: { return fmaximum(xb, yb); }
-    }
 }
 
 // The driver's integer path, never taken: programs are float32.

@@ -70,19 +70,12 @@ def render(name, sig, returns=None, types=None):
 
 
 def _runtime_default(vkml, cls, name, param):
-    """A parameter's default as the running package gives it: the compiled function's text signature, else the
-    public function of that name (pyo3 writes a negative default as `...` in both the introspection data and the
-    text signature, so the bindings that have one declare their `text_signature`, or vkml.nn.functional its)."""
-    owners = [getattr(vkml._vkml.Tensor if cls else vkml._vkml, name, None)]
-    owners += [] if cls else [getattr(vkml.nn.functional, name, None), getattr(vkml, name, None)]
-    for obj in filter(None, owners):
-        try:
-            p = inspect.signature(obj).parameters.get(param)
-        except (TypeError, ValueError):
-            continue
-        if p is not None and p.default is not Ellipsis and p.default is not inspect.Parameter.empty:
-            return _default(p.default)
-    raise SystemExit(f"tools/stubs.py: no default for {name}({param}=...) in the running package")
+    """A parameter's default as the compiled function's text signature gives it. pyo3 writes a negative default as
+    `...` in both its introspection data and the text signature; the bindings with one declare their
+    `text_signature`, so the stub can show the value. Where the runtime shows `...` too, so does the stub."""
+    obj = getattr(vkml._vkml.Tensor if cls else vkml._vkml, name)
+    p = inspect.signature(obj).parameters[param]
+    return "..." if p.default is Ellipsis else _default(p.default)
 
 
 def filled_defaults(raw, vkml):

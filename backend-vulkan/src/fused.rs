@@ -1,8 +1,9 @@
-//! Fused elementwise programs (shaders/fused.wgsl): the elementwise launch with the program's words in the uniform.
-//! The kernel binds three inputs; a program of fewer binds its first input again in the unused slots.
+//! Fused elementwise programs (shaders/fused.wgsl): the elementwise launch with the program's words in the uniform
+//! (a step's kind, and its input or op code). The kernel binds three inputs; a program of fewer binds its first input
+//! again in the unused slots.
 
 use vkml_core::backend::Kernel;
-use vkml_core::graph::op::{BinaryOp, Step, UnaryOp};
+use vkml_core::graph::op::Step;
 use vkml_core::util::error::{Error, Result};
 
 use crate::elementwise::launch;
@@ -15,14 +16,8 @@ pub fn fused(k: &Kernel, steps: &[Step]) -> Result<Launch> {
         match *step {
             Step::Input(i) => words.push(u32::from(i) << 8),
             Step::Const(c) => words.extend([1, c.to_bits()]),
-            Step::Unary(UnaryOp::Sqrt) => words.push(2),
-            Step::Unary(UnaryOp::Neg) => words.push(3),
-            Step::Binary(BinaryOp::Add) => words.push(4),
-            Step::Binary(BinaryOp::Mul) => words.push(5),
-            Step::Binary(BinaryOp::Div) => words.push(6),
-            Step::Binary(BinaryOp::Maximum) => words.push(7),
-            Step::Unary(op) => return Err(Error::Backend(format!("fused programs have no step {op:?}"))),
-            Step::Binary(op) => return Err(Error::Backend(format!("fused programs have no step {op:?}"))),
+            Step::Unary(op) => words.push(2 | op.code() << 8),
+            Step::Binary(op) => words.push(3 | op.code() << 8),
         }
     }
     if words.len() > d.meta.prog.len() {

@@ -10,7 +10,7 @@ import pytest
 import vkml
 from helpers import case, check_op, each, matrix, to_numpy
 
-COUNTERS = ("nodes", "realizations", "submissions", "dispatches", "bytes_uploaded", "bytes_downloaded", "pool_hits")
+COUNTERS = "nodes realizations submissions dispatches bytes_uploaded bytes_downloaded pool_hits nodes_fused".split()
 
 
 def _delta(before: dict) -> dict:

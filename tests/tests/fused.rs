@@ -1,12 +1,19 @@
 //! Fused elementwise programs (`Op::Fused`) against the chains of primitives they stand for, on the CPU oracle and
-//! every GPU: the same bytes on the same device, for the optimizers' update formulas and for every step over edge
-//! values (signed zeros, subnormals, infinities, NaN), broadcast and strided inputs included.
+//! every GPU: the same bytes on the same device, for the optimizers' update formulas, for every step over edge
+//! values (signed zeros, subnormals, infinities, NaN), broadcast and strided inputs included, and for the chains of
+//! every unary and binary op that the planner fuses.
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
+use vkml_core::api::elementwise::binary;
 use vkml_core::api::fused::{composite, eval, Expr};
 use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
+use vkml_core::base::scalar::Scalar;
+use vkml_core::graph::op::{BinaryOp, UnaryOp};
+use vkml_core::plan::run::set_eager;
+use vkml_core::tensor::promote::Operand;
+use vkml_core::util::stats::{get, Counter};
 use vkml_core::Result;
 use vkml_tests::{bytes, devices, edge_f32, from_f32, random_f32, Gen};
 
@@ -20,12 +27,16 @@ fn same(what: &str, e: &Expr, inputs: &[Tensor]) -> Result<()> {
     let (a, b) = (eval(e, &refs)?, composite(e, &refs)?);
     assert_eq!(a.node().op.name(), "fused", "{what}: float32 inputs on one device run fused");
     assert_eq!(a.shape(), b.shape(), "{what}: shape");
-    let (fa, fb) = (bytes(&a)?, bytes(&b)?);
+    same_bytes(what, &bytes(&a)?, &bytes(&b)?);
+    Ok(())
+}
+
+fn same_bytes(what: &str, fa: &[u8], fb: &[u8]) {
+    assert_eq!(fa.len(), fb.len(), "{what}: size");
     for (i, (p, q)) in fa.chunks_exact(4).zip(fb.chunks_exact(4)).enumerate() {
         let (p, q) = (f32::from_le_bytes([p[0], p[1], p[2], p[3]]), f32::from_le_bytes([q[0], q[1], q[2], q[3]]));
         assert!(p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()), "{what}, element {i}: {p:e} vs {q:e}");
     }
-    Ok(())
 }
 
 fn every_device(f: impl Fn(DeviceId) -> Result<()>) -> Result<()> {
@@ -69,5 +80,42 @@ fn fused_optimizer_formulas_on_strided_and_broadcast_inputs() -> Result<()> {
         // A broadcast row, and a right-nested sum that fills the kernel's stack of 8 values.
         let deep = (1..8).fold(x(1).sqrt(), |e, k| if k % 2 == 0 { x(0).div(e) } else { x(1).add(e) });
         same("deep", &deep, &[ins[1].clone(), grad])
+    })
+}
+
+/// `chain` run eagerly (each op its own kernel) and lazily (the planner fuses it): the bytes must agree, and the
+/// lazy run must fuse. Eager mode is global; the other tests here give the same bytes either way.
+fn planned(what: &str, chain: impl Fn() -> Result<Tensor>) -> Result<()> {
+    set_eager(true);
+    let unfused = chain().and_then(|x| bytes(&x));
+    set_eager(false);
+    let before = get(Counter::NodesFused);
+    let fused = bytes(&chain()?)?;
+    assert!(get(Counter::NodesFused) > before, "{what}: nothing fused");
+    same_bytes(what, &fused, &unfused?);
+    Ok(())
+}
+
+#[test]
+fn planner_fusion_of_every_unary_and_binary_op_over_edge_values() -> Result<()> {
+    let v = edge_f32();
+    every_device(|dev| {
+        let (a, b) = (from_f32(&v, &[v.len(), 1], dev)?, from_f32(&v, &[1, v.len()], dev)?);
+        let tensor = |x: &Tensor| Operand::Tensor(x.clone());
+        for op in UnaryOp::ALL {
+            planned(op.name(), || Tensor::mul(&Tensor::add(&a, &b)?.unary(op)?, &b))?;
+        }
+        for op in BinaryOp::ALL {
+            // Ops float32 cannot take (the bitwise ones) raise alike either way; comparisons make bool, which
+            // ends a program, so their chains fuse the steps before.
+            if binary(&tensor(&a), &tensor(&b), op).is_err() {
+                continue;
+            }
+            planned(op.name(), || {
+                let half = binary(&tensor(&a), &Operand::Scalar(Scalar::Float(0.3)), BinaryOp::Mul)?;
+                Tensor::add(&binary(&tensor(&half.neg()?), &tensor(&b), op)?, &a)
+            })?;
+        }
+        Ok(())
     })
 }

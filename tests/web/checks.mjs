@@ -445,6 +445,31 @@ export async function deferredCase(vkml, device) {
   return null;
 }
 
+/** Planner fusion: issue #19's chain gives the bytes eager mode gives (every op its own kernel) over edge values,
+ * and its seven intermediate nodes (two scalars among them) run inside the last one's kernel. */
+export async function fusionCase(vkml, device) {
+  const edge = [0, -0, Infinity, -Infinity, NaN, 1e-40, -1e-45, 3e38];
+  const v = Float32Array.from({ length: 64 }, (_, i) => (i < 8 ? edge[i] : Math.sin(i) * 3));
+  const x = vkml.tensor(v, { shape: [8, 8], device });
+  const y = vkml.tensor(v.map((a) => 0.5 - a), { shape: [8, 8], device });
+  await Promise.all([x.data(), y.data()]);
+  const chain = () => x.mul(y).add(1).relu().sub(y).exp().data();
+  const before = vkml.stats().nodes_fused;
+  const lazy = await chain();
+  const fused = vkml.stats().nodes_fused - before;
+  vkml.set_eager(true);
+  let eager;
+  try {
+    eager = await chain();
+  } finally {
+    vkml.set_eager(false);
+  }
+  const [p, q] = [lazy, eager].map((a) => new Uint32Array(a.buffer, a.byteOffset, a.length));
+  const bad = [...p].findIndex((b, i) => b !== q[i] && !(Number.isNaN(lazy[i]) && Number.isNaN(eager[i])));
+  if (bad >= 0) return `fusion: element ${bad} is ${lazy[bad]} fused, ${eager[bad]} eager`;
+  return fused === 7 ? null : `fusion: ${fused} nodes ran inside another's kernel, expected 7`;
+}
+
 /** Bad input gives a clear exception of the right class; returns an error message or null. */
 export async function errorCases(vkml, device) {
   const expect = (what, Cls, re, f) => {
@@ -517,6 +542,7 @@ export async function runAll(vkml, fixtures, device, log = () => {}) {
   await record("errors", null, () => errorCases(vkml, device));
   await record("profile", null, () => profileCase(vkml, device));
   await record("memory", null, () => memoryCase(vkml, device));
+  await record("fusion", null, () => fusionCase(vkml, device));
   await record("fuzz", null, () => fuzzCase(vkml, fixtures.fuzz_ops, device, 200));
   for (const op of failedOps) ops.delete(op);
   return { passed, failures, ops: [...ops].sort() };

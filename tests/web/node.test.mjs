@@ -12,6 +12,7 @@ import {
   deferredCase,
   errorCases,
   forwardCase,
+  fusionCase,
   fuzzCase,
   gradCase,
   memoryCase,
@@ -103,6 +104,10 @@ test("normalisation layers and Embedding hold their layout's parameters and buff
 test("vkml.profile records the kernels a run realizes, timed by the host clock on the CPU", async () => {
   assert.equal(await profileCase(vkml, "cpu"), null);
   assert.equal(await profileCase(vkml, "cpu"), null); // a second recording starts after the failed one stopped
+});
+
+test("the planner fuses an elementwise chain with eager mode's bytes", async () => {
+  assert.equal(await fusionCase(vkml, "cpu"), null);
 });
 
 test("memory_stats and its kin follow the tensors, with torch's names", async () => {

@@ -6,16 +6,9 @@
 use crate::api::elementwise::{binary, s, t};
 use crate::base::dtype::DType;
 use crate::base::view::broadcast_shapes;
-use crate::graph::op::{BinaryOp, Op, Step, UnaryOp};
+use crate::graph::op::{fits, BinaryOp, Op, Step, UnaryOp, FUSED_INPUTS};
 use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
-
-/// Words of the program the Meta uniform carries (shaders/fused.wgsl): one per step, two for a constant.
-pub const MAX_WORDS: usize = 32;
-/// Depth of the shader's value stack.
-pub const MAX_DEPTH: usize = 8;
-/// Inputs a fused kernel binds (the floor's 4 storage buffers, one of them the output).
-pub const MAX_INPUTS: usize = 3;
 
 /// An elementwise expression over the inputs of `eval` and float constants.
 #[derive(Clone, Debug)]
@@ -74,44 +67,34 @@ pub fn eval(e: &Expr, inputs: &[&Tensor]) -> Result<Tensor> {
     }
 }
 
-/// The program for `e`, or None where it cannot run fused: inputs not all float32 on one device, more than
-/// `MAX_INPUTS`, or a program past the kernel's words or stack.
+/// The program for `e`, or None where it cannot run fused: inputs not all float32 on one device, more than the
+/// kernel binds, or a program past its words or stack.
 fn compile(e: &Expr, inputs: &[&Tensor]) -> Option<Vec<Step>> {
     let device = inputs.first()?.device();
-    if inputs.len() > MAX_INPUTS || inputs.iter().any(|x| x.dtype() != DType::F32 || x.device() != device) {
+    if inputs.len() > FUSED_INPUTS || inputs.iter().any(|x| x.dtype() != DType::F32 || x.device() != device) {
         return None;
     }
     let mut steps = Vec::new();
-    let depth = emit(e, &mut steps)?;
-    let words: usize = steps.iter().map(|s| if matches!(s, Step::Const(_)) { 2 } else { 1 }).sum();
-    (depth <= MAX_DEPTH && words <= MAX_WORDS).then_some(steps)
+    emit(e, &mut steps)?;
+    fits(&steps).then_some(steps)
 }
 
-/// Append `e` in postfix order; returns the stack depth it needs, None for a step the kernel lacks.
-fn emit(e: &Expr, steps: &mut Vec<Step>) -> Option<usize> {
+/// Append `e` in postfix order (None for an input index past a step's range).
+fn emit(e: &Expr, steps: &mut Vec<Step>) -> Option<()> {
     match e {
-        Expr::Input(k) => {
-            steps.push(Step::Input(u8::try_from(*k).ok()?));
-            Some(1)
-        }
-        Expr::Const(c) => {
-            steps.push(Step::Const(*c as f32));
-            Some(1)
-        }
+        Expr::Input(k) => steps.push(Step::Input(u8::try_from(*k).ok()?)),
+        Expr::Const(c) => steps.push(Step::Const(*c as f32)),
         Expr::Unary(op, x) => {
-            matches!(op, UnaryOp::Sqrt | UnaryOp::Neg).then_some(())?;
-            let d = emit(x, steps)?;
+            emit(x, steps)?;
             steps.push(Step::Unary(*op));
-            Some(d)
         }
         Expr::Binary(op, x, y) => {
-            matches!(op, BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Maximum).then_some(())?;
-            let dx = emit(x, steps)?;
-            let dy = emit(y, steps)?;
+            emit(x, steps)?;
+            emit(y, steps)?;
             steps.push(Step::Binary(*op));
-            Some(dx.max(dy + 1))
         }
     }
+    Some(())
 }
 
 fn fused(steps: Vec<Step>, inputs: &[&Tensor]) -> Result<Tensor> {

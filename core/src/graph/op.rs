@@ -142,17 +142,41 @@ vkml_ops::scan_ops!(reduce_enum
 
 /// One step of a fused elementwise program: a stack machine over f32 values, each step computing exactly what its
 /// primitive computes (so a fused chain gives the bytes the chain of primitives gives on the same device). Fused
-/// programs replace chains of f32 primitives that a caller knows it wants in one dispatch (optimizer updates).
+/// programs replace chains of f32 primitives: those the planner finds (plan/fuse.rs) and those a caller writes as
+/// one (the optimizers' updates, api/fused.rs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Step {
     /// Push input k's element.
     Input(u8),
     /// Push a constant.
     Const(f32),
-    /// Pop x, push sqrt(x) (Sqrt) or −x (Neg).
+    /// Pop x, push op(x) as the unary kernel computes it in f32.
     Unary(UnaryOp),
-    /// Pop y, then x, push x op y (Add, Mul, Div or Maximum).
+    /// Pop y, then x, push x op y as the binary kernel computes it in f32 (a comparison as 0 or 1).
     Binary(BinaryOp),
+}
+
+/// The fused kernel's limits (shaders/fused.wgsl): program words in its uniform (one per step, two for a constant),
+/// the depth of its value stack, and the inputs it binds (the floor's 4 storage buffers, one of them the output).
+pub const FUSED_WORDS: usize = 32;
+pub const FUSED_DEPTH: usize = 8;
+pub const FUSED_INPUTS: usize = 3;
+
+/// Whether a postfix program fits the fused kernel and leaves exactly one value.
+pub fn fits(steps: &[Step]) -> bool {
+    let (mut words, mut depth, mut most) = (0usize, 0usize, 0usize);
+    for step in steps {
+        words += if matches!(step, Step::Const(_)) { 2 } else { 1 };
+        depth = match step {
+            Step::Input(k) if usize::from(*k) >= FUSED_INPUTS => return false,
+            Step::Input(_) | Step::Const(_) => depth + 1,
+            Step::Unary(_) if depth >= 1 => depth,
+            Step::Binary(_) if depth >= 2 => depth - 1,
+            Step::Unary(_) | Step::Binary(_) => return false,
+        };
+        most = most.max(depth);
+    }
+    depth == 1 && most <= FUSED_DEPTH && words <= FUSED_WORDS
 }
 
 /// Host bytes in NumPy's layout (little-endian, `itemsize` per element; bool one byte).

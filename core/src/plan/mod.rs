@@ -1,6 +1,7 @@
-//! Layer 6: execution. `schedule` turns the pending part of a graph into an ordered list of steps (today a step is
-//! one node; this is where elementwise fusion and whole-step replay will rewrite the list), and `run` executes it.
+//! Layer 6: execution. `schedule` turns the pending part of a graph into an ordered list of nodes, `fuse` groups
+//! elementwise chains of it into fused programs, and `run` executes it.
 
+pub mod fuse;
 pub mod run;
 
 use std::collections::HashSet;

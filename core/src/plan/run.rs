@@ -64,11 +64,16 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
         PENDING.store(0, Ordering::Relaxed);
         bump(Counter::Realizations, 1);
         let started = profile::is_on().then(profile::now_us);
+        let mut fusion = if super::fuse::enabled() { super::fuse::plan(&order, &roots) } else { Default::default() };
         // Buffers of nodes realized by this call; nodes are marked realized only once their device's batch succeeded,
         // so a failed batch never leaves garbage behind.
         let mut done: HashMap<u64, Buffer> = HashMap::new();
         let mut batches: BTreeMap<DeviceId, Vec<(Arc<Node>, Kernel)>> = BTreeMap::new();
         for node in order {
+            if fusion.inlined.contains(&node.id) {
+                bump(Counter::NodesFused, 1);
+                continue;
+            }
             let b = dispatch::backend(node.device)?;
             let out = match &node.op {
                 Op::Data(h) => {
@@ -87,15 +92,19 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                 }
                 op => {
                     let out = b.alloc(node.device, node.dtype, node.numel())?;
+                    let (op, srcs) = match fusion.programs.remove(&node.id) {
+                        Some((steps, srcs)) => (Op::Fused(steps), srcs),
+                        None => (op.clone(), node.srcs()),
+                    };
                     let mut args = Vec::new();
-                    for s in node.srcs() {
+                    for s in srcs {
                         let buffer = match done.get(&s.node.id) {
                             Some(buf) => buf.clone(),
                             None => s.node.buffer().ok_or_else(|| Error::Backend("source not realized".into()))?,
                         };
                         args.push(Arg { buffer, view: s.view });
                     }
-                    let kernel = Kernel { op: op.clone(), args, out: out.clone(), shape: node.shape.clone() };
+                    let kernel = Kernel { op, args, out: out.clone(), shape: node.shape.clone() };
                     batches.entry(node.device).or_default().push((node.clone(), kernel));
                     out
                 }

@@ -19,10 +19,12 @@ pub enum Counter {
     BytesDownloaded,
     /// Buffer allocations served from a pool.
     PoolHits,
+    /// Nodes computed inside another node's fused program (plan/fuse.rs) instead of by a kernel of their own.
+    NodesFused,
 }
 
 /// Every counter with its public name, in a fixed order.
-pub const COUNTERS: [(Counter, &str); 7] = [
+pub const COUNTERS: [(Counter, &str); 8] = [
     (Counter::Nodes, "nodes"),
     (Counter::Realizations, "realizations"),
     (Counter::Submissions, "submissions"),
@@ -30,9 +32,10 @@ pub const COUNTERS: [(Counter, &str); 7] = [
     (Counter::BytesUploaded, "bytes_uploaded"),
     (Counter::BytesDownloaded, "bytes_downloaded"),
     (Counter::PoolHits, "pool_hits"),
+    (Counter::NodesFused, "nodes_fused"),
 ];
 
-static VALUES: [AtomicU64; 7] = [const { AtomicU64::new(0) }; 7];
+static VALUES: [AtomicU64; COUNTERS.len()] = [const { AtomicU64::new(0) }; COUNTERS.len()];
 
 fn slot(c: Counter) -> &'static AtomicU64 {
     let i = match c {
@@ -43,6 +46,7 @@ fn slot(c: Counter) -> &'static AtomicU64 {
         Counter::BytesUploaded => 4,
         Counter::BytesDownloaded => 5,
         Counter::PoolHits => 6,
+        Counter::NodesFused => 7,
     };
     &VALUES[i]
 }

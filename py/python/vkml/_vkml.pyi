@@ -625,7 +625,7 @@ def group_norm(input: Tensor, num_groups: SupportsIndex, weight: Tensor | None =
 def hardsigmoid(input: Tensor) -> Tensor: ...
 def hardswish(input: Tensor) -> Tensor: ...
 
-def hardtanh(input: Tensor, min_val: SupportsFloat | SupportsIndex = -1.0, max_val: SupportsFloat | SupportsIndex = 1.0) -> Tensor:
+def hardtanh(input: Tensor, min_val: SupportsFloat | SupportsIndex = ..., max_val: SupportsFloat | SupportsIndex = 1.0) -> Tensor:
     """
     `hardtanh(input, min_val, max_val)`: the input clamped to [min_val, max_val].
     """

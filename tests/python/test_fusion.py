@@ -1,0 +1,124 @@
+"""Planner fusion: chains of float32 elementwise ops run as one kernel where nothing else holds their intermediate
+values, with the bytes each op's own kernel gives (compared with eager mode, where every op runs alone); values
+something holds (a variable, autograd) are still computed and kept, and other dtypes run unfused."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+import vkml
+
+
+def _pair(device, dtype=np.float32):
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((2, 64, 33)).astype(dtype)
+    if np.issubdtype(dtype, np.floating):
+        a[0, :8] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-45, 3e38]
+    x, y = vkml.tensor(a, device=device), vkml.tensor(b, device=device)
+    vkml.realize(x, y)
+    return x, y
+
+
+def _lazy_and_eager(fn, *inputs):
+    """(lazy result, eager result, counter deltas of the lazy run) as NumPy arrays."""
+    vkml.synchronize()
+    before = vkml.stats()
+    lazy = fn(*inputs).numpy()
+    after = vkml.stats()
+    vkml.set_eager(True)
+    try:
+        eager = fn(*inputs).numpy()
+    finally:
+        vkml.set_eager(False)
+    return lazy, eager, {k: after[k] - before[k] for k in ("dispatches", "nodes_fused")}
+
+
+def _same_bytes(p, q):
+    assert p.dtype == q.dtype and p.shape == q.shape
+    nan = np.isnan(p) & np.isnan(q)
+    assert (
+        p.view(np.uint8).reshape(p.size, -1)[~nan.ravel()] == q.view(np.uint8).reshape(q.size, -1)[~nan.ravel()]
+    ).all()
+
+
+def chain(x, y):
+    return ((x * y + 1).relu() - y).exp()
+
+
+def test_the_chain_is_one_kernel(device):
+    """Issue #19's chain: seven nodes (scalar included) inside the last one's kernel."""
+    lazy, eager, d = _lazy_and_eager(chain, *_pair(device))
+    _same_bytes(lazy, eager)
+    assert d["nodes_fused"] == 7, d
+    if device != "cpu":
+        assert d["dispatches"] == 1, d
+    xt, yt = (torch.from_numpy(t.numpy()) for t in _pair(device))
+    np.testing.assert_allclose(lazy, chain(xt, yt).numpy(), rtol=2e-6, atol=0)
+
+
+CHAINS = {
+    "broadcast and strided": lambda x, y: (x.t()[:, :5].sqrt() * y[0, :5] - x[0, 0]).tanh(),
+    "scalar forms": lambda x, y: (2.5 - x) / (y.abs() + 1e-30) ** 2 * 3,
+    "transcendental": lambda x, y: x.sin().atan2(y.cos()).sigmoid().log1p(),
+    "long": lambda x, y: sum((x * k + y).maximum(y) for k in range(6)),
+    "mixed with reductions": lambda x, y: (x.exp() - x.exp().amax(dim=1, keepdim=True)).exp().sum(dim=1) + y[:, 0],
+}
+
+
+@pytest.mark.parametrize("name", CHAINS)
+def test_fused_chains_give_the_eager_bytes(name, device):
+    lazy, eager, d = _lazy_and_eager(CHAINS[name], *_pair(device))
+    _same_bytes(lazy, eager)
+    assert d["nodes_fused"] > 0, d
+
+
+def test_held_values_are_kept(device):
+    x, y = _pair(device)
+    h = x * y
+    z = (h + 1).exp()
+    vkml.synchronize()
+    before = vkml.stats()["nodes_fused"]
+    zn = z.numpy()
+    assert vkml.stats()["nodes_fused"] - before == 2, "the add and its scalar join exp; x * y is held and runs alone"
+    vkml.set_eager(True)
+    try:
+        _same_bytes(h.numpy(), (x * y).numpy())
+        _same_bytes(zn, ((x * y) + 1).exp().numpy())
+    finally:
+        vkml.set_eager(False)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.int32])
+def test_other_dtypes_run_unfused(dtype, device):
+    x, y = _pair(device, dtype)
+    lazy, eager, d = _lazy_and_eager(lambda p, q: (p * q + 1) * q, x, y)
+    _same_bytes(lazy, eager)
+    assert d["nodes_fused"] == 0, d
+
+
+def test_gradients_through_a_fused_forward(device):
+    def run():
+        x, y = _pair(device)
+        x.requires_grad_(True)
+        loss = chain(x, y).sum()
+        loss.backward()
+        return x.grad.numpy()
+
+    lazy = run()
+    vkml.set_eager(True)
+    try:
+        eager = run()
+    finally:
+        vkml.set_eager(False)
+    _same_bytes(lazy, eager)
+
+
+@pytest.mark.parametrize("setting", ["0", "1"])
+def test_fusion_can_be_turned_off(setting):
+    code = "import vkml; x = vkml.tensor([0.5] * 8); ((x * 2 + 1).exp()).numpy(); print(vkml.stats()['nodes_fused'])"
+    env = {**os.environ, "VKML_FUSION": setting}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ("0" if setting == "0" else "4"), out
