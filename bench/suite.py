@@ -31,8 +31,8 @@ WARM = {"small": 0.0, "full": 0.5}
 class Lib:
     """One library's side of a case: how to make its tensors, and how to wait for its device."""
 
-    def __init__(self, name, device, warm=0.0):
-        self.name, self.device, self.warm = name, device, warm
+    def __init__(self, name, device, warm=0.0, warm_runs=1):
+        self.name, self.device, self.warm, self.warm_runs = name, device, warm, warm_runs
 
     def tensor(self, a):
         if self.name == "torch":
@@ -54,9 +54,11 @@ class Lib:
 
 
 def timed(lib, step, iters):
-    """Seconds per iteration of step(i), each result realized as it is made, after warm-up steps (the first compiles
-    pipelines) for `lib.warm` seconds."""
-    lib.sync(step(0))
+    """Seconds per iteration of step(i), each result realized as it is made, after `lib.warm_runs` warm-up steps (the
+    first compiles pipelines; a GPU gives a fused program its own kernel on its eighth run) and more for `lib.warm`
+    seconds."""
+    for _ in range(lib.warm_runs):
+        lib.sync(step(0))
     until = time.perf_counter() + lib.warm
     while time.perf_counter() < until:
         lib.sync(step(0))
@@ -186,6 +188,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--size", choices=sorted(SIZES), default="small")
     p.add_argument("--device", help="vkml device (default: vkml.best_device())")
+    p.add_argument("--warm-runs", type=int, default=1, help="warm-up steps per case before the timed warm-up")
     p.add_argument("--out", type=Path, default=Path("tests/out/bench"), help="folder for suite.json and suite.md")
     p.add_argument("--profile", action="store_true", help="also write the profiler's table of a CNN step (cnn.txt)")
     args = p.parse_args()
@@ -198,8 +201,8 @@ def main() -> None:
         vkml.init_vulkan(0)
     except RuntimeError as e:
         print(f"no Vulkan device: {e}")
-    ours = Lib("vkml", args.device or vkml.best_device()[0], WARM[args.size])
-    theirs = Lib("torch", "cuda" if torch.cuda.is_available() else "cpu", WARM[args.size])
+    ours = Lib("vkml", args.device or vkml.best_device()[0], WARM[args.size], args.warm_runs)
+    theirs = Lib("torch", "cuda" if torch.cuda.is_available() else "cpu", WARM[args.size], args.warm_runs)
     _, _, _, batch, mlp_batches, iters = SIZES[args.size]
     rows = []
 

@@ -60,6 +60,12 @@ fn value_f(e: u32) -> f32 {
     return bitcast<f32>(st[0]);
 }
 
+// A step's value as the kernels generated from a program keep it (backend-vulkan/src/straight.rs): its bits,
+// xored with info.extra2.w, which is 0 at run time but unknown to the compiler, so no two steps merge.
+fn held(v: f32) -> u32 {
+    return bitcast<u32>(v) ^ info.extra2.w;
+}
+
 // The driver's integer path, never taken: programs are float32.
 fn value_i(e: u32) -> vec2<u32> {
     return vec2<u32>(0u, 0u);

@@ -69,7 +69,7 @@ FAMILY_TESTS = {
     "unary": ["unary_"],
     "binary": ["binary_"],
     "where": ["where_"],
-    "fused": ["fused_"],
+    "fused": ["fused_", "planner_fusion"],
     "cast": ["cast_", "where_cast", "narrowing"],
     "movement": ["movement_", "where_cast_and_copies", "inplace_writes"],
     "reduce": ["reduc"],

@@ -1,6 +1,7 @@
 //! Fused elementwise programs (shaders/fused.wgsl): the elementwise launch with the program's words in the uniform
-//! (a step's kind, and its input or op code). The kernel binds three inputs; a program of fewer binds its first input
-//! again in the unused slots.
+//! (a step's kind, and its input or op code), which the generic kernel interprets. The kernel binds three inputs; a
+//! program of fewer binds its first input again in the unused slots. A program that keeps coming back gets a kernel of
+//! its own (straight.rs, compiled by pipeline.rs): the same steps as straight-line code, with no loop or switch.
 
 use vkml_core::backend::Kernel;
 use vkml_core::graph::op::Step;
@@ -30,4 +31,18 @@ pub fn fused(k: &Kernel, steps: &[Step]) -> Result<Launch> {
         d.inputs.push(first);
     }
     Ok(d)
+}
+
+/// `words` with each constant's value zeroed: what a straight-line kernel depends on (it reads the values at run time).
+pub fn shape(words: &[u32]) -> Vec<u32> {
+    let mut out = words.to_vec();
+    let mut i = 0;
+    while i < out.len() {
+        if out[i] & 0xff == 1 && i + 1 < out.len() {
+            out[i + 1] = 0;
+            i += 1;
+        }
+        i += 1;
+    }
+    out
 }

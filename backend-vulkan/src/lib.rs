@@ -19,6 +19,8 @@ mod reduce;
 mod scan;
 mod softmax;
 mod sort;
+#[cfg(not(target_arch = "wasm32"))]
+mod straight;
 mod unary;
 
 use std::future::Future;
@@ -46,6 +48,7 @@ use pipeline::Pipelines;
 
 pub use device::floor_limits;
 pub use matmul::{select as select_matmul, Pipeline as MatmulPipeline};
+pub use pipeline::HOT as FUSED_HOT;
 
 /// A Vulkan device.
 pub struct VulkanBackend {
@@ -299,7 +302,12 @@ impl VulkanBackend {
         });
         let mut steps: Vec<profile::Step> = Vec::with_capacity(launches.len());
         for (i, (k, d)) in launches.iter().enumerate() {
-            let pipeline = self.pipelines.get(&self.device, d.family);
+            let pipeline = match d.family {
+                "fused" => self
+                    .pipelines
+                    .program(&self.device, d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default()),
+                family => self.pipelines.get(&self.device, family),
+            };
             let meta = wgpu::BufferBinding {
                 buffer: &uniform,
                 offset: (i * stride) as u64,

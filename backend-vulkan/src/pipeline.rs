@@ -1,4 +1,5 @@
-//! Shader families (assembled and validated by build.rs) and their compute pipelines, compiled once per device.
+//! Shader families (assembled and validated by build.rs) and their compute pipelines, compiled once per device; and
+//! the kernels of fused programs that keep coming back (straight.rs), validated by naga before use.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -7,10 +8,25 @@ use std::sync::Mutex;
 // FAMILIES: every kernel family and its WGSL, listed by build.rs from the files in shaders/.
 include!(concat!(env!("OUT_DIR"), "/families.rs"));
 
-/// Compiled pipelines by family.
+/// Runs of a fused program on the generic kernel before it gets a kernel of its own: most programs of a test or a
+/// one-off expression run a few times, while a training step's run every step (compiling one costs lavapipe about
+/// a second).
+pub const HOT: u32 = 8;
+/// Programs counted, and kernels compiled, at most per device (the counts and kernels live as long as the device).
+const MAX_COUNTED: usize = 4096;
+const MAX_COMPILED: usize = 256;
+
+/// A fused program's state: runs so far on the generic kernel, or its own kernel (None where it could not be made).
+enum Program {
+    Counting(u32),
+    Compiled(Option<wgpu::ComputePipeline>),
+}
+
+/// Compiled pipelines by family, and fused programs by their shape (`fused::shape`).
 #[derive(Default)]
 pub struct Pipelines {
     cache: Mutex<HashMap<&'static str, wgpu::ComputePipeline>>,
+    programs: Mutex<HashMap<Vec<u32>, Program>>,
 }
 
 impl Pipelines {
@@ -34,8 +50,86 @@ impl Pipelines {
         cache.insert(family, p.clone());
         p
     }
+
+    /// The kernel for fused program `words`: its own once a program of its shape (its steps, whatever its constants)
+    /// has run `HOT` times (compiled then), else the generic.
+    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> wgpu::ComputePipeline {
+        let generic = self.get(device, "fused");
+        let words = &crate::fused::shape(words);
+        let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
+        let compiled = programs.values().filter(|p| matches!(p, Program::Compiled(_))).count();
+        let counted = programs.len();
+        let Some(state) = programs.get_mut(words) else {
+            if counted < MAX_COUNTED {
+                programs.insert(words.to_vec(), Program::Counting(1));
+            }
+            return generic;
+        };
+        match state {
+            Program::Compiled(p) => p.clone().unwrap_or(generic),
+            Program::Counting(n) if *n + 1 < HOT || compiled >= MAX_COMPILED => {
+                *n += 1;
+                generic
+            }
+            Program::Counting(_) => {
+                let own = straight_pipeline(device, words);
+                *state = Program::Compiled(own.clone());
+                own.unwrap_or(generic)
+            }
+        }
+    }
 }
 
+/// A straight-line kernel for `words` with the generic fused kernel's bindings (the Meta uniform, three inputs, the
+/// output), or None where its source does not validate. In the browser the program stays on the generic kernel:
+/// WebGPU reports a bad shader only later, and naga would add to the download.
+#[cfg(not(target_arch = "wasm32"))]
+fn straight_pipeline(device: &wgpu::Device, words: &[u32]) -> Option<wgpu::ComputePipeline> {
+    let src = crate::straight::straight(&source("fused"), words)?;
+    let module = naga::front::wgsl::parse_str(&src).ok()?;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+        .validate(&module)
+        .ok()?;
+    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+        count: None,
+    };
+    let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
+    let entries = [
+        entry(0, wgpu::BufferBindingType::Uniform),
+        entry(1, storage(true)),
+        entry(2, storage(true)),
+        entry(3, storage(true)),
+        entry(9, storage(false)),
+    ];
+    let bindings = device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("fused program"), entries: &entries });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("fused program"),
+        bind_group_layouts: &[Some(&bindings)],
+        immediate_size: 0,
+    });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("fused program"),
+        source: wgpu::ShaderSource::Wgsl(src.into()),
+    });
+    vkml_core::util::stats::bump(vkml_core::util::stats::Counter::KernelsGenerated, 1);
+    Some(device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("fused program"),
+        layout: Some(&layout),
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    }))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn straight_pipeline(_: &wgpu::Device, _: &[u32]) -> Option<wgpu::ComputePipeline> {
+    None
+}
 /// The family's WGSL: `$VKML_SHADER_DIR/<family>.wgsl` when that variable is set and the file exists, else the text
 /// build.rs assembled. The override lets tools/mutate.py run each shader mutant through the prebuilt tests without a
 /// rebuild; it is read here, once per pipeline compile (so once per device and family), so that it costs nothing per

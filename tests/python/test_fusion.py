@@ -122,3 +122,19 @@ def test_fusion_can_be_turned_off(setting):
     env = {**os.environ, "VKML_FUSION": setting}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ("0" if setting == "0" else "4"), out
+
+
+def test_a_program_that_comes_back_gets_its_own_kernel(device):
+    """A GPU interprets a program seven times, then from its eighth run (backend-vulkan's HOT) runs it on a
+    straight-line kernel of its own: the same bytes."""
+    x, y = _pair(device)
+
+    def fresh(p, q):  # a constant no other test's program has
+        return ((p * q + 1.375).relu() - q).exp()
+
+    before = vkml.stats()["kernels_generated"]
+    eager = _lazy_and_eager(fresh, x, y)[1]
+    for _ in range(9):
+        _same_bytes(fresh(x, y).numpy(), eager)
+    made = vkml.stats()["kernels_generated"] - before
+    assert made == (0 if device == "cpu" else 1), made

@@ -10,7 +10,9 @@ import pytest
 import vkml
 from helpers import case, check_op, each, matrix, to_numpy
 
-COUNTERS = "nodes realizations submissions dispatches bytes_uploaded bytes_downloaded pool_hits nodes_fused".split()
+COUNTERS = (
+    "nodes realizations submissions dispatches bytes_uploaded bytes_downloaded pool_hits nodes_fused kernels_generated"
+).split()
 
 
 def _delta(before: dict) -> dict:

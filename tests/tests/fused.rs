@@ -5,6 +5,7 @@
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
+use vkml_backend_vulkan::FUSED_HOT;
 use vkml_core::api::elementwise::binary;
 use vkml_core::api::fused::{composite, eval, Expr};
 use vkml_core::api::Tensor;
@@ -83,16 +84,20 @@ fn fused_optimizer_formulas_on_strided_and_broadcast_inputs() -> Result<()> {
     })
 }
 
-/// `chain` run eagerly (each op its own kernel) and lazily (the planner fuses it): the bytes must agree, and the
-/// lazy run must fuse. Eager mode is global; the other tests here give the same bytes either way.
+/// `chain` run eagerly (each op its own kernel) and lazily (the planner fuses it) past `FUSED_HOT` times, so that on
+/// a GPU the program runs on the generic kernel, then on its own straight-line kernel: the bytes must agree every
+/// time, and the lazy runs must fuse. Eager mode is global; the other tests here give the same bytes either way.
 fn planned(what: &str, chain: impl Fn() -> Result<Tensor>) -> Result<()> {
     set_eager(true);
     let unfused = chain().and_then(|x| bytes(&x));
     set_eager(false);
-    let before = get(Counter::NodesFused);
-    let fused = bytes(&chain()?)?;
-    assert!(get(Counter::NodesFused) > before, "{what}: nothing fused");
-    same_bytes(what, &fused, &unfused?);
+    let unfused = unfused?;
+    for run in 0..=FUSED_HOT {
+        let before = get(Counter::NodesFused);
+        let fused = bytes(&chain()?)?;
+        assert!(get(Counter::NodesFused) > before, "{what}: nothing fused");
+        same_bytes(&format!("{what}, run {run}"), &fused, &unfused);
+    }
     Ok(())
 }
 
@@ -102,6 +107,7 @@ fn planner_fusion_of_every_unary_and_binary_op_over_edge_values() -> Result<()> 
     every_device(|dev| {
         let (a, b) = (from_f32(&v, &[v.len(), 1], dev)?, from_f32(&v, &[1, v.len()], dev)?);
         let tensor = |x: &Tensor| Operand::Tensor(x.clone());
+        let generated = get(Counter::KernelsGenerated);
         for op in UnaryOp::ALL {
             planned(op.name(), || Tensor::mul(&Tensor::add(&a, &b)?.unary(op)?, &b))?;
         }
@@ -116,6 +122,10 @@ fn planner_fusion_of_every_unary_and_binary_op_over_edge_values() -> Result<()> 
                 Tensor::add(&binary(&tensor(&half.neg()?), &tensor(&b), op)?, &a)
             })?;
         }
+        // Every chain's program came back: a GPU generated its kernel (the CPU interprets programs).
+        let made = get(Counter::KernelsGenerated) - generated;
+        let gpu = dev != devices().cpu;
+        assert!(!gpu || made >= (UnaryOp::ALL.len() + 10) as u64, "{made} kernels generated");
         Ok(())
     })
 }

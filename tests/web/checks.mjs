@@ -446,14 +446,22 @@ export async function deferredCase(vkml, device) {
 }
 
 /** Planner fusion: issue #19's chain gives the bytes eager mode gives (every op its own kernel) over edge values,
- * and its seven intermediate nodes (two scalars among them) run inside the last one's kernel. */
+ * and its seven intermediate nodes (two scalars among them), their handles freed, run inside the last one's kernel. */
 export async function fusionCase(vkml, device) {
   const edge = [0, -0, Infinity, -Infinity, NaN, 1e-40, -1e-45, 3e38];
   const v = Float32Array.from({ length: 64 }, (_, i) => (i < 8 ? edge[i] : Math.sin(i) * 3));
   const x = vkml.tensor(v, { shape: [8, 8], device });
   const y = vkml.tensor(v.map((a) => 0.5 - a), { shape: [8, 8], device });
   await Promise.all([x.data(), y.data()]);
-  const chain = () => x.mul(y).add(1).relu().sub(y).exp().data();
+  const chain = () => {
+    let t = x.mul(y);
+    for (const step of [(v) => v.add(1), (v) => v.relu(), (v) => v.sub(y), (v) => v.exp()]) {
+      const next = step(t);
+      t.free(); // a JavaScript handle holds its value (out of fusion) until it is freed or collected
+      t = next;
+    }
+    return t.data();
+  };
   const before = vkml.stats().nodes_fused;
   const lazy = await chain();
   const fused = vkml.stats().nodes_fused - before;

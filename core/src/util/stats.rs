@@ -21,10 +21,12 @@ pub enum Counter {
     PoolHits,
     /// Nodes computed inside another node's fused program (plan/fuse.rs) instead of by a kernel of their own.
     NodesFused,
+    /// Straight-line kernels a GPU backend generated for fused programs that keep coming back.
+    KernelsGenerated,
 }
 
 /// Every counter with its public name, in a fixed order.
-pub const COUNTERS: [(Counter, &str); 8] = [
+pub const COUNTERS: [(Counter, &str); 9] = [
     (Counter::Nodes, "nodes"),
     (Counter::Realizations, "realizations"),
     (Counter::Submissions, "submissions"),
@@ -33,6 +35,7 @@ pub const COUNTERS: [(Counter, &str); 8] = [
     (Counter::BytesDownloaded, "bytes_downloaded"),
     (Counter::PoolHits, "pool_hits"),
     (Counter::NodesFused, "nodes_fused"),
+    (Counter::KernelsGenerated, "kernels_generated"),
 ];
 
 static VALUES: [AtomicU64; COUNTERS.len()] = [const { AtomicU64::new(0) }; COUNTERS.len()];
@@ -47,6 +50,7 @@ fn slot(c: Counter) -> &'static AtomicU64 {
         Counter::BytesDownloaded => 5,
         Counter::PoolHits => 6,
         Counter::NodesFused => 7,
+        Counter::KernelsGenerated => 8,
     };
     &VALUES[i]
 }
