@@ -1,11 +1,15 @@
-//! Fused elementwise programs (`Op::Fused`): each element runs the postfix steps on a small stack, every step the
-//! f32 kernel of its primitive, so the result is the bytes the chain of primitives gives.
+//! Fused elementwise programs (`Op::Fused`): the postfix steps run over blocks of elements, each step the f32 kernel
+//! of its primitive applied to a whole block (a loop the compiler vectorises, as the primitives' own), so the result
+//! is the bytes the chain of primitives gives, without storing the intermediate values.
 
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
-use vkml_core::graph::op::Step;
+use vkml_core::graph::op::{fits, Step, FUSED_DEPTH};
 
 use crate::values::{class, encode, gather, Values};
+
+/// Elements per block: the stack of blocks stays in the core's cache.
+const BLOCK: usize = 2048;
 
 pub fn fused(steps: &[Step], ins: &[(&[u8], DType, &View)], n: usize) -> Vec<u8> {
     let cols: Vec<Vec<f32>> = ins
@@ -16,27 +20,42 @@ pub fn fused(steps: &[Step], ins: &[(&[u8], DType, &View)], n: usize) -> Vec<u8>
             Values::F64(_) | Values::I64(_) => vec![0.0; n],
         })
         .collect();
-    let mut stack: Vec<f32> = Vec::with_capacity(8);
-    let out: Vec<f32> = (0..n)
-        .map(|e| {
-            stack.clear();
+    let mut out: Vec<f32> = Vec::with_capacity(n);
+    // Both builders of programs check them with `fits`; a program that does not fit leaves zeros, never a panic.
+    let bound = |s: &Step| !matches!(*s, Step::Input(k) if usize::from(k) >= cols.len());
+    if fits(steps) && steps.iter().all(bound) && cols.iter().all(|c| c.len() == n) {
+        let mut stack = vec![[0f32; BLOCK]; FUSED_DEPTH];
+        for start in (0..n).step_by(BLOCK) {
+            let len = BLOCK.min(n - start);
+            let mut sp = 0;
             for step in steps {
                 match *step {
-                    Step::Input(k) => stack.push(cols.get(k as usize).map_or(0.0, |c| c[e])),
-                    Step::Const(c) => stack.push(c),
+                    Step::Input(k) => {
+                        stack[sp][..len].copy_from_slice(&cols[usize::from(k)][start..start + len]);
+                        sp += 1;
+                    }
+                    Step::Const(c) => {
+                        stack[sp][..len].fill(c);
+                        sp += 1;
+                    }
                     Step::Unary(op) => {
-                        let x = stack.pop().unwrap_or(0.0);
-                        stack.push(crate::unary::f32_op(op, x));
+                        for v in &mut stack[sp - 1][..len] {
+                            *v = crate::unary::f32_op(op, *v);
+                        }
                     }
                     Step::Binary(op) => {
-                        let y = stack.pop().unwrap_or(0.0);
-                        let x = stack.pop().unwrap_or(0.0);
-                        stack.push(crate::binary::f32_op(op, x, y));
+                        let (lower, upper) = stack.split_at_mut(sp - 1);
+                        for (x, y) in lower[sp - 2][..len].iter_mut().zip(&upper[0][..len]) {
+                            *x = crate::binary::f32_op(op, *x, *y);
+                        }
+                        sp -= 1;
                     }
                 }
             }
-            stack.pop().unwrap_or(0.0)
-        })
-        .collect();
+            out.extend_from_slice(&stack[0][..len]);
+        }
+    } else {
+        out.resize(n, 0.0);
+    }
     encode(&Values::F32(out), DType::F32)
 }

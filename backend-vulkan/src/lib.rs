@@ -301,13 +301,16 @@ impl VulkanBackend {
             usage: wgpu::BufferUsages::UNIFORM,
         });
         let mut steps: Vec<profile::Step> = Vec::with_capacity(launches.len());
+        // The pipeline each launch runs on, for the profiler: a family, or a fused program's own kernel.
+        let mut names: Vec<&'static str> = Vec::with_capacity(launches.len());
         for (i, (k, d)) in launches.iter().enumerate() {
-            let pipeline = match d.family {
+            let (pipeline, name) = match d.family {
                 "fused" => self
                     .pipelines
                     .program(&self.device, d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default()),
-                family => self.pipelines.get(&self.device, family),
+                family => (self.pipelines.get(&self.device, family), family),
             };
+            names.push(name);
             let meta = wgpu::BufferBinding {
                 buffer: &uniform,
                 offset: (i * stride) as u64,
@@ -332,8 +335,9 @@ impl VulkanBackend {
         if prof::is_on() {
             let batch = prof::next_batch();
             let label = &self.info.label;
-            let first =
-                prof::record(launches.iter().map(|(k, d)| KernelRecord::new(label, k, d.family, batch)).collect());
+            let first = prof::record(
+                launches.iter().zip(&names).map(|((k, _), n)| KernelRecord::new(label, k, n, batch)).collect(),
+            );
             if self.timestamps {
                 return Ok(Some(profile::encode(&self.device, enc, &steps, first)));
             }

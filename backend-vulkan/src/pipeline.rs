@@ -51,33 +51,37 @@ impl Pipelines {
         p
     }
 
-    /// The kernel for fused program `words`: its own once a program of its shape (its steps, whatever its constants)
-    /// has run `HOT` times (compiled then), else the generic.
-    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> wgpu::ComputePipeline {
+    /// The kernel for fused program `words` and its name for the profiler: from the `HOT`-th run of its shape (its
+    /// steps, whatever its constants) on, its own ("fused program", compiled then), else the generic ("fused").
+    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> (wgpu::ComputePipeline, &'static str) {
         let generic = self.get(device, "fused");
         let words = &crate::fused::shape(words);
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
-        let compiled = programs.values().filter(|p| matches!(p, Program::Compiled(_))).count();
-        let counted = programs.len();
-        let Some(state) = programs.get_mut(words) else {
-            if counted < MAX_COUNTED {
-                programs.insert(words.to_vec(), Program::Counting(1));
+        let runs = match programs.get_mut(words) {
+            None => {
+                if programs.len() < MAX_COUNTED {
+                    programs.insert(words.to_vec(), Program::Counting(1));
+                }
+                return (generic, "fused");
             }
-            return generic;
-        };
-        match state {
-            Program::Compiled(p) => p.clone().unwrap_or(generic),
-            Program::Counting(n) if *n + 1 < HOT || compiled >= MAX_COMPILED => {
+            Some(Program::Compiled(p)) => return own_or(p.clone(), generic),
+            Some(Program::Counting(n)) => {
                 *n += 1;
-                generic
+                *n
             }
-            Program::Counting(_) => {
-                let own = straight_pipeline(device, words);
-                *state = Program::Compiled(own.clone());
-                own.unwrap_or(generic)
-            }
+        };
+        if runs < HOT || programs.values().filter(|p| matches!(p, Program::Compiled(_))).count() >= MAX_COMPILED {
+            return (generic, "fused");
         }
+        let own = straight_pipeline(device, words);
+        programs.insert(words.to_vec(), Program::Compiled(own.clone()));
+        own_or(own, generic)
     }
+}
+
+/// A program's own kernel where it has one, else the generic, with the profiler's name for it.
+fn own_or(own: Option<wgpu::ComputePipeline>, generic: wgpu::ComputePipeline) -> (wgpu::ComputePipeline, &'static str) {
+    own.map_or((generic, "fused"), |p| (p, "fused program"))
 }
 
 /// A straight-line kernel for `words` with the generic fused kernel's bindings (the Meta uniform, three inputs, the
@@ -130,6 +134,7 @@ fn straight_pipeline(device: &wgpu::Device, words: &[u32]) -> Option<wgpu::Compu
 fn straight_pipeline(_: &wgpu::Device, _: &[u32]) -> Option<wgpu::ComputePipeline> {
     None
 }
+
 /// The family's WGSL: `$VKML_SHADER_DIR/<family>.wgsl` when that variable is set and the file exists, else the text
 /// build.rs assembled. The override lets tools/mutate.py run each shader mutant through the prebuilt tests without a
 /// rebuild; it is read here, once per pipeline compile (so once per device and family), so that it costs nothing per

@@ -138,3 +138,7 @@ def test_a_program_that_comes_back_gets_its_own_kernel(device):
         _same_bytes(fresh(x, y).numpy(), eager)
     made = vkml.stats()["kernels_generated"] - before
     assert made == (0 if device == "cpu" else 1), made
+    with vkml.profile() as p:
+        fresh(x, y).numpy()
+    pipelines = [k["pipeline"] for k in p.kernels if k["op"] == "fused"]
+    assert pipelines == ["cpu" if device == "cpu" else "fused program"], p.kernels
