@@ -6,7 +6,7 @@
 use crate::api::elementwise::{binary, s, t};
 use crate::base::dtype::DType;
 use crate::base::view::broadcast_shapes;
-use crate::graph::op::{fits, BinaryOp, Op, Step, UnaryOp, FUSED_INPUTS};
+use crate::graph::op::{fits, BinaryOp, BinaryRule, Op, Step, UnaryOp, FUSED_INPUTS};
 use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
@@ -79,7 +79,8 @@ fn compile(e: &Expr, inputs: &[&Tensor]) -> Option<Vec<Step>> {
     fits(&steps).then_some(steps)
 }
 
-/// Append `e` in postfix order (None for an input index past a step's range).
+/// Append `e` in postfix order; None for an input index past a step's range, or a comparison or bitwise op (whose
+/// primitive gives bool, or refuses floats), which the composite runs as written.
 fn emit(e: &Expr, steps: &mut Vec<Step>) -> Option<()> {
     match e {
         Expr::Input(k) => steps.push(Step::Input(u8::try_from(*k).ok()?)),
@@ -89,6 +90,9 @@ fn emit(e: &Expr, steps: &mut Vec<Step>) -> Option<()> {
             steps.push(Step::Unary(*op));
         }
         Expr::Binary(op, x, y) => {
+            if matches!(op.rule(), BinaryRule::Compare | BinaryRule::Bits) {
+                return None;
+            }
             emit(x, steps)?;
             emit(y, steps)?;
             steps.push(Step::Binary(*op));
