@@ -94,6 +94,12 @@ impl Graph {
         }
     }
 
+    /// The private float32 `Full` sources of node `id`: the program holds them as constants, so they need no kernel.
+    fn constants_of(&self, id: u64) -> Vec<u64> {
+        let srcs = self.srcs.get(&id).into_iter().flatten();
+        srcs.filter(|s| constant(&s.node).is_some() && self.private.contains(&s.node.id)).map(|s| s.node.id).collect()
+    }
+
     /// Whether the program may compute `src` itself: a private elementwise node read whole, element for element.
     fn inlinable(&self, src: &Src) -> bool {
         self.private.contains(&src.node.id) && src.view == View::contiguous(&src.node.shape)
@@ -177,11 +183,8 @@ pub fn plan(order: &[Arc<Node>], roots: &[Arc<Node>]) -> Fusion {
             continue;
         }
         let Some(mut tree) = graph.shallow(node) else { continue };
-        let mut members: Vec<u64> = Vec::new();
+        let mut members = graph.constants_of(node.id);
         let mut tried: HashSet<u64> = HashSet::new();
-        // Constants whose node is private need no kernel either.
-        let consts = graph.srcs.get(&node.id).into_iter().flatten().filter(|s| constant(&s.node).is_some());
-        members.extend(consts.filter(|s| graph.private.contains(&s.node.id)).map(|s| s.node.id));
         loop {
             let mut leaves = Vec::new();
             tree.leaves(&mut Vec::new(), &mut leaves);
@@ -197,8 +200,7 @@ pub fn plan(order: &[Arc<Node>], roots: &[Arc<Node>]) -> Fusion {
             let Some((grown, src)) = next else { break };
             tree = grown;
             members.push(src.node.id);
-            let consts = graph.srcs.get(&src.node.id).into_iter().flatten().filter(|s| constant(&s.node).is_some());
-            members.extend(consts.filter(|s| graph.private.contains(&s.node.id)).map(|s| s.node.id));
+            members.extend(graph.constants_of(src.node.id));
         }
         if members.is_empty() {
             continue;
