@@ -4,7 +4,8 @@ ratios to torch. Each timing is the median of `--repeat` products, each ended by
 read-back). Every pipeline's result is also checked against a float64 product of the same operands: ‖out − ref‖ /
 ‖ref‖ above 1e-5 (1e-3 for float16 results, which round once more) is printed as WRONG, so a run on a GPU that
 lavapipe cannot stand in for (the cooperative-matrix pipeline) checks correctness too. `--dtype float16` times
-float16 operands, adding the cooperative-matrix pipeline where the device has it.
+float16 operands, adding the cooperative-matrix pipeline where the device has it (float32 ones add the wide
+pipeline where the device runs it).
 Run: `PYTHONPATH=.pyinstall python bench/matmul.py` (after the wheel is installed into .pyinstall)."""
 
 import argparse
@@ -16,7 +17,7 @@ import torch
 import vkml
 from vkml import _vkml
 
-PIPELINES = ("gemv", "small", "splitk", "tiled", "batched", "coop")
+PIPELINES = ("gemv", "small", "splitk", "tiled", "wide", "batched", "coop")
 # (batch, m, k, n): a vector side, tiny, long K with few outputs, large square and MLP-shaped, many small batches.
 SHAPES = [
     (1, 1, 4096, 4096),
@@ -62,7 +63,8 @@ def main() -> None:
     vkml.init_vulkan(0)
     half = args.dtype == "float16"
     coop = half and _vkml._has_coop_matmul()
-    names = [name for name in PIPELINES if name != "coop" or coop]
+    wide = not half and _vkml._has_wide_matmul()
+    names = [name for name in PIPELINES if (name != "coop" or coop) and (name != "wide" or wide)]
     tdev = "cuda" if torch.cuda.is_available() else "cpu"
     gpus = [str(d) for d in vkml.devices() if str(d) != "cpu"]
     print(f"{args.dtype}, median of {args.repeat} (ms); torch on {tdev}; ratio = vkml / torch (below 1: vkml faster)")
@@ -74,7 +76,7 @@ def main() -> None:
         ta, tb = torch.from_numpy(a).to(tdev), torch.from_numpy(b).to(tdev)
         tsync = torch.cuda.synchronize if tdev == "cuda" else (lambda: None)
         base = timeit(lambda ta=ta, tb=tb: ta @ tb, tsync, args.repeat)
-        pick = _vkml._matmul_pipeline(m, n, k, batch, coop)
+        pick = _vkml._matmul_pipeline(m, n, k, batch, coop, wide and m % 4 == n % 4 == k % 4 == 0)
         tflops = 2 * batch * m * n * k / base / 1e9
         print(f"{batch}x{m}x{k} @ {k}x{n}: torch {base:.3f} ({tflops:.1f} TFLOP/s); selector picks {pick}")
         for d in gpus:
@@ -82,7 +84,7 @@ def main() -> None:
             vkml.realize(va, vb)
             cells = []
             for name in names:
-                if batch * m * n >= TILED_ONLY and name not in ("tiled", "batched", "coop"):
+                if batch * m * n >= TILED_ONLY and name not in ("tiled", "wide", "batched", "coop"):
                     continue
                 _vkml._force_matmul(name)
                 try:

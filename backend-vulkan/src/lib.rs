@@ -146,6 +146,16 @@ impl VulkanBackend {
         self.coop
     }
 
+    /// Whether the wide matmul pipeline runs here: its workgroup of 16x16 invocations and 16 KiB of workgroup
+    /// memory are within the device's limits (WebGPU's defaults; not the floor's 128 invocations).
+    pub fn has_wide_matmul(&self) -> bool {
+        let l = &self.limits;
+        l.max_compute_invocations_per_workgroup >= 256
+            && l.max_compute_workgroup_size_x >= 16
+            && l.max_compute_workgroup_size_y >= 16
+            && l.max_compute_workgroup_storage_size >= 16 << 10
+    }
+
     /// The pending encoder, locked: recording, submitting and queue writes all happen under this lock, so work
     /// from several threads is never lost or reordered around an upload.
     fn pending(&self) -> std::sync::MutexGuard<'_, Option<wgpu::CommandEncoder>> {
@@ -267,7 +277,12 @@ impl VulkanBackend {
             Op::Scan(op) => scan::scan(k, *op),
             Op::Softmax { log } => softmax::softmax(k, *log),
             Op::Reduce { op, axes } => reduce::reduce(k, *op, *axes),
-            Op::Matmul => matmul::matmul(k, self.coop, *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner())),
+            Op::Matmul => matmul::matmul(
+                k,
+                self.coop,
+                self.has_wide_matmul(),
+                *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner()),
+            ),
             Op::Data(_) | Op::Transfer => Err(Error::Backend("uploads are not kernels".into())),
         }
     }

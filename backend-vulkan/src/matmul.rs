@@ -1,4 +1,4 @@
-//! Matmul: six WGSL pipelines (shaders/matmul*.wgsl) and the selector that picks one from the product's shape,
+//! Matmul: seven WGSL pipelines (shaders/matmul*.wgsl) and the selector that picks one from the product's shape,
 //! its dtype and the device's features.
 //! Every pipeline reads its inputs through their strides (transposed and broadcast inputs need no copy) and sums each
 //! output's K products in a fixed order, so a shape always gives the same bytes on a device; docs/matmul.md has the
@@ -32,6 +32,10 @@ const SPLITK_MAX_OUT: usize = 128 * 128;
 /// the 16x16 tiles (below, it trails them; so do products of fewer rows than a tile, which leave it half empty).
 const TILE: (usize, usize) = (128, 64);
 const TILED_MIN_OUT: usize = 1 << 20;
+/// The wide pipeline's tile, which it takes over from the tiled one where the device runs its 256 invocations and
+/// the product's layout fits it (`wide_layout`): every load a vec4, so m, n and K are multiples of 4.
+const WIDE_TILE: usize = 128;
+const WIDE_ALIGN: isize = 4;
 /// The cooperative-matrix pipeline's output tile (2x2 hardware 16x16 tiles), and the step its m, n and K must be
 /// multiples of: it loads and stores whole 16x16 tiles straight from and to the buffers (shaders/matmul_coop.wgsl).
 const COOP_TILE: usize = 32;
@@ -50,6 +54,9 @@ pub enum Pipeline {
     SplitK,
     /// 128x64 output tiles, an 8x8 register block per invocation.
     Tiled,
+    /// 128x128 output tiles of 256 invocations, an 8x8 register block each, vec4 loads of float32 operands; only on
+    /// devices that run 256 invocations in a workgroup (not the floor).
+    Wide,
     /// 16x16 output tiles, batch in the grid's z: the general case.
     Batched,
     /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 32x32
@@ -58,8 +65,15 @@ pub enum Pipeline {
 }
 
 impl Pipeline {
-    pub const ALL: [Pipeline; 6] =
-        [Pipeline::Gemv, Pipeline::Small, Pipeline::SplitK, Pipeline::Tiled, Pipeline::Batched, Pipeline::Coop];
+    pub const ALL: [Pipeline; 7] = [
+        Pipeline::Gemv,
+        Pipeline::Small,
+        Pipeline::SplitK,
+        Pipeline::Tiled,
+        Pipeline::Wide,
+        Pipeline::Batched,
+        Pipeline::Coop,
+    ];
 
     /// The pipeline's short name (docs/matmul.md, the benchmark's rows).
     pub fn name(self) -> &'static str {
@@ -68,6 +82,7 @@ impl Pipeline {
             Pipeline::Small => "small",
             Pipeline::SplitK => "splitk",
             Pipeline::Tiled => "tiled",
+            Pipeline::Wide => "wide",
             Pipeline::Batched => "batched",
             Pipeline::Coop => "coop",
         }
@@ -83,6 +98,7 @@ impl Pipeline {
             Pipeline::Small => "matmul_small",
             Pipeline::SplitK => "matmul_splitk",
             Pipeline::Tiled => "matmul_tiled",
+            Pipeline::Wide => "matmul_wide",
             Pipeline::Batched => "matmul",
             Pipeline::Coop => "matmul_coop",
         }
@@ -102,6 +118,7 @@ impl Pipeline {
             Pipeline::Small => (outputs.div_ceil(128).div_ceil(MAX_GROUPS) <= MAX_GROUPS).then(|| slots_grid(outputs)),
             Pipeline::SplitK => tiled((4, 4)),
             Pipeline::Tiled => tiled(TILE),
+            Pipeline::Wide => tiled((WIDE_TILE, WIDE_TILE)),
             Pipeline::Batched => tiled((16, 16)),
             Pipeline::Coop => tiled((COOP_TILE, COOP_TILE)),
         }
@@ -110,9 +127,10 @@ impl Pipeline {
 
 /// The pipeline for `batch` products of (m x k) @ (k x n); `coop` says both inputs are float16 on a device with
 /// cooperative matrices in a layout that pipeline takes, which then gets every product with two matrix sides beyond
-/// the small pipeline's and the long-K gemv's.
+/// the small pipeline's and the long-K gemv's; `wide` says the wide pipeline can run the product (float32 in its
+/// layout, on a device with 256 invocations), which then takes the tiled pipeline's products at least a tile wide.
 /// Pipelines whose grid would exceed the floor's limits are passed over; `Small` takes any size up to 2^32 outputs.
-pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool) -> Pipeline {
+pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool, wide: bool) -> Pipeline {
     let outputs = batch * m * n;
     let pick = if m == 1 || n == 1 {
         if k >= GEMV_MIN_K {
@@ -128,6 +146,8 @@ pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool) -> Pipelin
         Pipeline::Coop
     } else if k >= SPLITK_MIN_K && outputs <= SPLITK_MAX_OUT {
         Pipeline::SplitK
+    } else if wide && m >= WIDE_TILE && n >= WIDE_TILE && outputs >= TILED_MIN_OUT {
+        Pipeline::Wide
     } else if m >= TILE.0 && n >= TILE.1 && outputs >= TILED_MIN_OUT {
         Pipeline::Tiled
     } else {
@@ -165,9 +185,32 @@ fn coop_layout(v: &View, is_b: bool) -> Option<u32> {
     Some(u32::from(col_major) << u32::from(is_b))
 }
 
+/// How the wide pipeline loads a float32 operand (its layout flag, as `coop_layout`'s), or None where it cannot: a
+/// unit stride on one matrix side and every other stride and the offset multiples of 4, so that each vec4 it loads
+/// is aligned and lies within one row or column.
+fn wide_layout(v: &View, is_b: bool) -> Option<u32> {
+    if v.shape.contains(&0) {
+        return Some(0);
+    }
+    let nd = v.shape.len();
+    let (outer, inner) = (v.strides[nd - 2], v.strides[nd - 1]);
+    let aligned = |s: isize| s >= 0 && s % WIDE_ALIGN == 0;
+    if !(v.strides[..nd - 2].iter().all(|&s| aligned(s)) && aligned(v.offset as isize)) {
+        return None;
+    }
+    let col_major = if inner == 1 && aligned(outer) {
+        false
+    } else if outer == 1 && aligned(inner) {
+        true
+    } else {
+        return None;
+    };
+    Some(u32::from(col_major) << u32::from(is_b))
+}
+
 /// The dispatch of matmul kernel `k` on the pipeline `forced` names, else the selector's; `coop` says the device
-/// runs the cooperative-matrix pipeline.
-pub fn matmul(k: &Kernel, coop: bool, forced: Option<Pipeline>) -> Result<Launch> {
+/// runs the cooperative-matrix pipeline, `wide` that it runs the wide one (256 invocations in a workgroup).
+pub fn matmul(k: &Kernel, coop: bool, wide: bool, forced: Option<Pipeline>) -> Result<Launch> {
     let (a, b) = match k.args.as_slice() {
         [a, b] => (a, b),
         _ => return Err(Error::Backend("matmul needs two inputs".into())),
@@ -183,7 +226,13 @@ pub fn matmul(k: &Kernel, coop: bool, forced: Option<Pipeline>) -> Result<Launch
         (Some(fa), Some(fb)) if fits => Some(fa | fb),
         _ => None,
     };
-    let pipeline = forced.unwrap_or_else(|| select(m, n, kk, batch, flags.is_some()));
+    let singles = a.buffer.dtype == DType::F32 && b.buffer.dtype == DType::F32;
+    let wide_fits = singles && [m, n, kk].iter().all(|d| d % WIDE_ALIGN as usize == 0);
+    let wide_flags = match (wide_layout(&a.view, false), wide_layout(&b.view, true)) {
+        (Some(fa), Some(fb)) if wide && wide_fits => Some(fa | fb),
+        _ => None,
+    };
+    let pipeline = forced.unwrap_or_else(|| select(m, n, kk, batch, flags.is_some(), wide_flags.is_some()));
     if pipeline == Pipeline::Coop && flags.is_none() {
         return Err(Error::Unsupported(if !coop {
             "this device offers no cooperative-matrix matmul pipeline (it needs 16x16x16 f16 matrix units through \
@@ -200,6 +249,21 @@ pub fn matmul(k: &Kernel, coop: bool, forced: Option<Pipeline>) -> Result<Launch
             )
         }));
     }
+    if pipeline == Pipeline::Wide && wide_flags.is_none() {
+        return Err(Error::Unsupported(if !wide {
+            "this device runs no wide matmul pipeline (it needs 256 invocations and 16 KiB of memory in a workgroup)"
+                .to_string()
+        } else if !singles {
+            "the wide matmul pipeline takes float32 inputs only".to_string()
+        } else {
+            format!(
+                "the wide matmul pipeline needs m, n and K multiples of 4, and each operand with a unit stride on one \
+                 side, the other strides and the offset multiples of 4 (got {m}x{kk} @ {kk}x{n}, strides {:?} and \
+                 {:?}, offsets {} and {})",
+                a.view.strides, b.view.strides, a.view.offset, b.view.offset
+            )
+        }));
+    }
     let groups = pipeline.groups(batch, m, n).ok_or_else(|| {
         Error::Unsupported(format!(
             "matmul of {batch} batches of {m}x{n} outputs exceeds the dispatch limits of the {pipeline:?} pipeline \
@@ -211,6 +275,7 @@ pub fn matmul(k: &Kernel, coop: bool, forced: Option<Pipeline>) -> Result<Launch
     meta.set_input(0, a.buffer.dtype, &a.view)?;
     meta.set_input(1, b.buffer.dtype, &b.view)?;
     meta.n = to_u32(batch * m * n)?;
-    meta.extra = [to_u32(m)?, to_u32(n)?, to_u32(kk)?, flags.unwrap_or(0)];
+    let chosen_flags = if pipeline == Pipeline::Wide { wide_flags } else { flags };
+    meta.extra = [to_u32(m)?, to_u32(n)?, to_u32(kk)?, chosen_flags.unwrap_or(0)];
     Ok(Launch { family: pipeline.family(), meta, inputs: vec![a.buffer.clone(), b.buffer.clone()], groups })
 }

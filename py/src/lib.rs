@@ -401,8 +401,8 @@ mod _vkml {
             huber_loss, kl_div, l1_loss, leaky_relu, mse_loss, smooth_l1_loss, softplus,
         },
         device::{
-            _force_matmul, _has_coop_matmul, _lose_device, _matmul_pipeline, best_device, devices, init_vulkan, Device,
-            PyDType,
+            _force_matmul, _has_coop_matmul, _has_wide_matmul, _lose_device, _matmul_pipeline, best_device, devices,
+            init_vulkan, Device, PyDType,
         },
         einsum::einsum,
         gather::{_gather, _index_select, _scatter, _take_along_dim, embedding},

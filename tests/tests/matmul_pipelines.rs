@@ -2,7 +2,7 @@
 //! K = 0, empty outputs, many tiles), with transposed and batch-broadcast inputs read in place; long-K integer
 //! products that every order sums exactly, so a race between tile loads shows as a wrong bit; and the selector's
 //! choices. The cooperative-matrix pipeline runs the same checks on float16 operands where a device offers it, and
-//! must refuse elsewhere. One test in this binary: the pipeline is forced on the shared devices, so nothing else may
+//! must refuse elsewhere; so does the wide pipeline on float32 operands in its layout. One test in this binary: the pipeline is forced on the shared devices, so nothing else may
 //! run beside it.
 
 use vkml_backend_vulkan::{select_matmul, MatmulPipeline};
@@ -38,9 +38,9 @@ fn force(p: Option<MatmulPipeline>) {
     }
 }
 
-/// The pipelines that take float32 operands: all but the cooperative-matrix one.
+/// The pipelines that take float32 operands of any shape and layout: all but the cooperative-matrix and wide ones.
 fn f32_pipelines() -> impl Iterator<Item = MatmulPipeline> {
-    MatmulPipeline::ALL.into_iter().filter(|p| *p != MatmulPipeline::Coop)
+    MatmulPipeline::ALL.into_iter().filter(|p| ![MatmulPipeline::Coop, MatmulPipeline::Wide].contains(p))
 }
 
 /// The operands of `matmul_operands` in `dtype`, converted under a's transpose so that float16 ones are read through
@@ -159,11 +159,63 @@ fn coop_pipeline() -> Result<()> {
     }
     force(None);
     // The selector takes it for float16 products of two matrix sides in a layout it takes, and only then.
-    assert_eq!(select_matmul(64, 64, 64, 1, true), MatmulPipeline::Coop);
-    assert_eq!(select_matmul(64, 64, 64, 1, false), MatmulPipeline::Batched);
-    assert_eq!(select_matmul(1, 4096, 4096, 1, true), MatmulPipeline::Gemv);
-    assert_eq!(select_matmul(32, 32, 8192, 1, true), MatmulPipeline::Gemv);
-    assert_eq!(select_matmul(16, 16, 16, 2, true), MatmulPipeline::Small);
+    assert_eq!(select_matmul(64, 64, 64, 1, true, false), MatmulPipeline::Coop);
+    assert_eq!(select_matmul(64, 64, 64, 1, false, false), MatmulPipeline::Batched);
+    assert_eq!(select_matmul(1, 4096, 4096, 1, true, false), MatmulPipeline::Gemv);
+    assert_eq!(select_matmul(32, 32, 8192, 1, true, false), MatmulPipeline::Gemv);
+    assert_eq!(select_matmul(16, 16, 16, 2, true, false), MatmulPipeline::Small);
+    Ok(())
+}
+
+/// (m, k, n, batch) that the wide pipeline takes (multiples of 4): one tile, tiles one quad past the edge on each
+/// side, K not a multiple of its step of 8, K = 0, and several batches.
+const WIDE_SHAPES: [(usize, usize, usize, usize); 7] = [
+    (128, 8, 128, 1),
+    (4, 4, 4, 2),
+    (132, 12, 260, 1),
+    (256, 36, 124, 2),
+    (64, 0, 32, 1),
+    (20, 100, 136, 3),
+    (260, 4, 4, 1),
+];
+
+/// Float32 products on the wide pipeline, forced on the devices that run it, through row-major, transposed
+/// (column-major) and batch-broadcast operands; shapes, dtypes and layouts it cannot take are refused with the
+/// reason, as is every product on a device without it (the floor).
+fn wide_pipeline() -> Result<()> {
+    let gpus = &devices().gpus;
+    for (_, gpu) in gpus {
+        gpu.force_matmul(gpu.has_wide_matmul().then_some(MatmulPipeline::Wide));
+    }
+    for (i, shape) in WIDE_SHAPES.into_iter().enumerate() {
+        each_layout(100 + i as u64, DType::F32, shape)?;
+    }
+    exact(110, DType::F32, 132, 2100, 72)?;
+    specials_stay_put(111, DType::F32, 132, 20, 136)?;
+    force(Some(MatmulPipeline::Wide));
+    for (dev, gpu) in gpus {
+        let g = &mut Gen(4);
+        let run = |x: &Tensor, y: &Tensor| x.matmul(y).and_then(|c| vkml_tests::bytes(&c)).err().map(|e| e.to_string());
+        let a = random_f32(g, &[32, 48], -1.0, 1.0, *dev)?;
+        let cases = [
+            (run(&a.to_dtype(DType::F16)?, &a.t()?.to_dtype(DType::F16)?), "float32 inputs only"),
+            (run(&a.narrow(1, 0, 42)?, &a.narrow(1, 0, 42)?.t()?), "multiples of 4"),
+            (run(&a.narrow(1, 1, 32)?, &a.narrow(0, 0, 32)?), "offsets 1 and 0"),
+        ];
+        for (err, why) in cases {
+            let err = err.unwrap_or_default();
+            let want = if gpu.has_wide_matmul() { why } else { "runs no wide matmul" };
+            assert!(err.contains(want), "forced wide pipeline on {dev:?}: {err:?}, want {want:?}");
+        }
+        let ok = run(&a, &a.t()?);
+        assert_eq!(ok.is_none(), gpu.has_wide_matmul(), "a 32x48 @ 48x32 float32 product on {dev:?}: {ok:?}");
+    }
+    force(None);
+    // The selector takes it for the tiled pipeline's products at least 128 wide, where it runs, and only then.
+    assert_eq!(select_matmul(1024, 1024, 64, 1, false, true), MatmulPipeline::Wide);
+    assert_eq!(select_matmul(16384, 64, 64, 1, false, true), MatmulPipeline::Tiled);
+    assert_eq!(select_matmul(1024, 1024, 64, 1, false, false), MatmulPipeline::Tiled);
+    assert_eq!(select_matmul(512, 512, 512, 1, false, true), MatmulPipeline::Batched);
     Ok(())
 }
 
@@ -174,6 +226,7 @@ fn matmul_pipelines_at_tile_edges() -> Result<()> {
         all_checks(DType::F32)?;
     }
     coop_pipeline()?;
+    wide_pipeline()?;
     // More outputs than one grid row holds (65,535 workgroups): gemv's second row of workgroups.
     force(Some(MatmulPipeline::Gemv));
     each_layout(70, DType::F32, (1, 2, 70_001, 1))?;
@@ -197,7 +250,11 @@ fn matmul_pipelines_at_tile_edges() -> Result<()> {
         ((2, 3, 2, 70_000), MatmulPipeline::Small),
     ];
     for ((m, kk, n, batch), want) in cases {
-        assert_eq!(select_matmul(m, n, kk, batch, false), want, "selector for {m}x{kk} @ {kk}x{n}, batch {batch}");
+        assert_eq!(
+            select_matmul(m, n, kk, batch, false, false),
+            want,
+            "selector for {m}x{kk} @ {kk}x{n}, batch {batch}"
+        );
     }
     each_layout(60, DType::F32, (2, 3, 2, 70_000))?;
     // A forced pipeline past its grid limit is an error naming it, not a wrong answer.
