@@ -70,9 +70,28 @@ macro_rules! float_op {
 }
 
 /// One f32 binary op, as `binary` computes it (the fused kernel's steps).
-pub fn f32_op(op: BinaryOp, a: f32, b: f32) -> f32 {
+fn f32_op(op: BinaryOp, a: f32, b: f32) -> f32 {
     float_op!(f32, op, a, b)
 }
+
+/// Writes `f32_block`: one loop per op with the op fixed inside it (so the compiler vectorises each), for every row
+/// of `vkml_ops::binary_ops!`.
+macro_rules! binary_blocks {
+    ($($(#[$doc:meta])* $v:ident $name:ident : $rule:ident; fwd $tol:expr, $uns:expr; grad $grad:expr;)*) => {
+        /// `x[i] = op(x[i], y[i])` over a block: `f32_op` elementwise, the op chosen once.
+        pub fn f32_block(op: BinaryOp, x: &mut [f32], y: &[f32]) {
+            match op {
+                $(BinaryOp::$v => {
+                    for (a, &b) in x.iter_mut().zip(y) {
+                        *a = f32_op(BinaryOp::$v, *a, b);
+                    }
+                })*
+            }
+        }
+    };
+}
+
+vkml_ops::binary_ops!(binary_blocks);
 
 fn i64_op(op: BinaryOp, a: i64, b: i64) -> i64 {
     match op {
@@ -122,8 +141,9 @@ pub fn binary(op: BinaryOp, a: In, b: In, out: DType) -> Vec<u8> {
     let c = class(a.1);
     let (va, vb) = (gather(a.0, a.1, a.2, c), gather(b.0, b.1, b.2, c));
     let v = match (va, vb) {
-        (Values::F32(x), Values::F32(y)) => {
-            Values::F32(x.iter().zip(&y).map(|(&p, &q)| float_op!(f32, op, p, q)).collect())
+        (Values::F32(mut x), Values::F32(y)) => {
+            f32_block(op, &mut x, &y);
+            Values::F32(x)
         }
         (Values::F64(x), Values::F64(y)) => {
             Values::F64(x.iter().zip(&y).map(|(&p, &q)| float_op!(f64, op, p, q)).collect())

@@ -8,8 +8,13 @@ use vkml_core::graph::op::{fits, Step, FUSED_DEPTH};
 
 use crate::values::{class, encode, gather, Values};
 
+#[cfg(not(target_arch = "wasm32"))]
+use rayon::prelude::*;
+
 /// Elements per block: the stack of blocks stays in the core's cache.
 const BLOCK: usize = 2048;
+/// Blocks per parallel task.
+const TASK: usize = 8;
 
 pub fn fused(steps: &[Step], ins: &[(&[u8], DType, &View)], n: usize) -> Vec<u8> {
     let cols: Vec<Vec<f32>> = ins
@@ -20,42 +25,47 @@ pub fn fused(steps: &[Step], ins: &[(&[u8], DType, &View)], n: usize) -> Vec<u8>
             Values::F64(_) | Values::I64(_) => vec![0.0; n],
         })
         .collect();
-    let mut out: Vec<f32> = Vec::with_capacity(n);
+    let mut out = vec![0f32; n];
     // Both builders of programs check them with `fits`; a program that does not fit leaves zeros, never a panic.
     let bound = |s: &Step| !matches!(*s, Step::Input(k) if usize::from(k) >= cols.len());
     if fits(steps) && steps.iter().all(bound) && cols.iter().all(|c| c.len() == n) {
-        let mut stack = vec![[0f32; BLOCK]; FUSED_DEPTH];
-        for start in (0..n).step_by(BLOCK) {
-            let len = BLOCK.min(n - start);
-            let mut sp = 0;
-            for step in steps {
-                match *step {
-                    Step::Input(k) => {
-                        stack[sp][..len].copy_from_slice(&cols[usize::from(k)][start..start + len]);
-                        sp += 1;
-                    }
-                    Step::Const(c) => {
-                        stack[sp][..len].fill(c);
-                        sp += 1;
-                    }
-                    Step::Unary(op) => {
-                        for v in &mut stack[sp - 1][..len] {
-                            *v = crate::unary::f32_op(op, *v);
-                        }
-                    }
-                    Step::Binary(op) => {
-                        let (lower, upper) = stack.split_at_mut(sp - 1);
-                        for (x, y) in lower[sp - 2][..len].iter_mut().zip(&upper[0][..len]) {
-                            *x = crate::binary::f32_op(op, *x, *y);
-                        }
-                        sp -= 1;
-                    }
-                }
+        // Each task runs the program over its own run of blocks: elements are independent, so how the runs are
+        // spread over threads changes no byte.
+        let task = |(t, chunk): (usize, &mut [f32])| {
+            let mut stack = vec![[0f32; BLOCK]; FUSED_DEPTH];
+            for (b, dst) in chunk.chunks_mut(BLOCK).enumerate() {
+                run(steps, &cols, (t * TASK + b) * BLOCK, dst, &mut stack);
             }
-            out.extend_from_slice(&stack[0][..len]);
-        }
-    } else {
-        out.resize(n, 0.0);
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        out.par_chunks_mut(TASK * BLOCK).enumerate().for_each(task);
+        #[cfg(target_arch = "wasm32")]
+        out.chunks_mut(TASK * BLOCK).enumerate().for_each(task);
     }
     encode(&Values::F32(out), DType::F32)
+}
+
+/// The program over the block of `dst.len()` elements from `start`, into `dst`.
+fn run(steps: &[Step], cols: &[Vec<f32>], start: usize, dst: &mut [f32], stack: &mut [[f32; BLOCK]]) {
+    let len = dst.len();
+    let mut sp = 0;
+    for step in steps {
+        match *step {
+            Step::Input(k) => {
+                stack[sp][..len].copy_from_slice(&cols[usize::from(k)][start..start + len]);
+                sp += 1;
+            }
+            Step::Const(c) => {
+                stack[sp][..len].fill(c);
+                sp += 1;
+            }
+            Step::Unary(op) => crate::unary::f32_block(op, &mut stack[sp - 1][..len]),
+            Step::Binary(op) => {
+                let (lower, upper) = stack.split_at_mut(sp - 1);
+                crate::binary::f32_block(op, &mut lower[sp - 2][..len], &upper[0][..len]);
+                sp -= 1;
+            }
+        }
+    }
+    dst.copy_from_slice(&stack[0][..len]);
 }

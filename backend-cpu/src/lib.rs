@@ -1,10 +1,12 @@
-//! vkml-backend-cpu: the oracle. Strided, readable and deterministic (fixed reduction orders); it is right first
-//! and every other backend is checked against it.
+//! vkml-backend-cpu: the host's two devices. `cpu:reference` is the oracle: strided, readable and deterministic
+//! (fixed reduction orders), right first, and every other backend is checked against it. `cpu` is the fast device:
+//! the same kernels except where a faster one keeps the op's contract (float products, `gemm.rs`).
 
 mod binary;
 mod cast;
 mod create;
 mod fused;
+mod gemm;
 mod index;
 mod matmul;
 mod movement;
@@ -51,25 +53,38 @@ impl Drop for CpuBuffer {
     }
 }
 
-/// The CPU device.
+/// A CPU device: the fast one or the reference.
 pub struct CpuBackend {
     info: DeviceInfo,
+    /// The reference kernels everywhere (the oracle, `cpu:reference`).
+    reference: bool,
     /// Bytes of live buffers: the host has no pool, so reserved is allocated.
     memory: Arc<Tracker>,
 }
 
 impl CpuBackend {
+    /// The fast device, `cpu`.
     pub fn new() -> CpuBackend {
+        CpuBackend::with(false)
+    }
+
+    /// The oracle, `cpu:reference`.
+    pub fn reference() -> CpuBackend {
+        CpuBackend::with(true)
+    }
+
+    fn with(reference: bool) -> CpuBackend {
         CpuBackend {
             info: DeviceInfo {
-                label: "cpu".into(),
+                label: if reference { "cpu:reference" } else { "cpu" }.into(),
                 kind: "cpu",
                 index: 0,
                 min_spec: false,
                 adapter: "host CPU".into(),
-                driver: "vkml reference kernels".into(),
+                driver: if reference { "vkml reference kernels" } else { "vkml kernels" }.into(),
                 device_type: DeviceType::Cpu,
             },
+            reference,
             memory: Arc::default(),
         }
     }
@@ -86,7 +101,7 @@ fn bytes_of(buf: &Buffer) -> Result<std::sync::RwLockReadGuard<'_, Vec<u8>>> {
     Ok(b.bytes.read().unwrap_or_else(|e| e.into_inner()))
 }
 
-fn run_one(k: &Kernel) -> Result<Vec<u8>> {
+fn run_one(k: &Kernel, fast: bool) -> Result<Vec<u8>> {
     let args: Vec<_> = k.args.iter().map(|a| bytes_of(&a.buffer)).collect::<Result<_>>()?;
     let ins: Vec<(&[u8], DType, &vkml_core::base::view::View)> =
         k.args.iter().zip(&args).map(|(a, b)| (b.as_slice(), a.buffer.dtype, &a.view)).collect();
@@ -104,7 +119,7 @@ fn run_one(k: &Kernel) -> Result<Vec<u8>> {
         Op::Cast => cast::cast(ins[0], out),
         Op::Copy => movement::copy(ins[0]),
         Op::Reduce { op, axes } => reduce::reduce(*op, *axes, ins[0], out),
-        Op::Matmul => matmul::matmul(ins[0], ins[1], out),
+        Op::Matmul => matmul::matmul(ins[0], ins[1], out, fast),
         Op::Assign { view } => movement::assign(ins[0], view, ins[1]),
         Op::Gather { dim } => index::gather(ins[0], ins[1], *dim, &k.shape),
         Op::Scatter { dim, add } => index::scatter(ins[0], ins[1], ins[2], *dim, *add, out),
@@ -122,9 +137,10 @@ impl Backend for CpuBackend {
     fn check(&self, op: &Op, dtype: DType) -> Result<()> {
         match vkml_core::graph::table::unsupported(op.name(), "cpu", dtype) {
             Some(reason) => Err(Error::Unsupported(format!(
-                "{} is not supported for dtype {} on device 'cpu' ({reason})",
+                "{} is not supported for dtype {} on device '{}' ({reason})",
                 op.name(),
-                dtype.name()
+                dtype.name(),
+                self.info.label
             ))),
             None => Ok(()),
         }
@@ -176,8 +192,10 @@ impl Backend for CpuBackend {
             for k in &kernels {
                 let start = profiled.filter(|_| profile::has_clock()).map(|_| profile::now_us());
                 // A bug in a kernel must surface as an error, never unwind into a front end.
-                let bytes = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(k)))
-                    .map_err(|_| Error::Backend(format!("internal error in the CPU kernel for {}", k.op.name())))??;
+                let bytes = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(k, !self.reference)))
+                    .map_err(|_| {
+                    Error::Backend(format!("internal error in the CPU kernel for {}", k.op.name()))
+                })??;
                 let dst = k.out.downcast::<CpuBuffer>().ok_or_else(|| Error::Backend("not a CPU buffer".into()))?;
                 *dst.bytes.write().unwrap_or_else(|e| e.into_inner()) = bytes;
                 times.extend(start.map(|t| (t * 1e3, (profile::now_us() - t) * 1e3)));

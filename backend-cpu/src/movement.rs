@@ -23,10 +23,38 @@ pub fn assign(base: (&[u8], DType, &View), target: &View, value: (&[u8], DType, 
     let w = base.1.itemsize();
     let mut out = copy(base);
     let vals = copy(value);
+    let nd = target.ndim();
+    if nd == 0 || target.strides[nd - 1] == 1 || target.numel() == 0 {
+        let mut k = 0;
+        for_runs(target, |i, len| {
+            out[i * w..(i + len) * w].copy_from_slice(&vals[k * w..(k + len) * w]);
+            k += len;
+        });
+        return out;
+    }
+    // The target's last dim is strided (a transposed weight's gradient): its lines are written one element at a
+    // time, as words where the element is one (no call per element).
+    let (len, st) = (target.shape[nd - 1], target.strides[nd - 1]);
+    let lines = View { shape: target.shape[..nd - 1].to_vec(), strides: target.strides[..nd - 1].to_vec(), ..*target };
     let mut k = 0;
-    for_runs(target, |i, len| {
-        out[i * w..(i + len) * w].copy_from_slice(&vals[k * w..(k + len) * w]);
-        k += len;
-    });
+    match (bytemuck::try_cast_slice_mut::<u8, u32>(&mut out), bytemuck::try_cast_slice::<u8, u32>(&vals)) {
+        (Ok(o), Ok(v)) if w == 4 => for_runs(&lines, |i, n| {
+            for start in i..i + n {
+                for (j, &x) in v[k..k + len].iter().enumerate() {
+                    o[(start as isize + j as isize * st) as usize] = x;
+                }
+                k += len;
+            }
+        }),
+        _ => for_runs(&lines, |i, n| {
+            for start in i..i + n {
+                for j in 0..len {
+                    let at = (start as isize + j as isize * st) as usize;
+                    out[at * w..(at + 1) * w].copy_from_slice(&vals[(k + j) * w..(k + j + 1) * w]);
+                }
+                k += len;
+            }
+        }),
+    }
     out
 }

@@ -8,7 +8,10 @@ use crate::values::{encode, load, Values};
 
 pub fn unary(op: UnaryOp, (bytes, dtype, view): (&[u8], DType, &View), out: DType) -> Vec<u8> {
     let v = match load(bytes, dtype, view) {
-        Values::F32(x) => Values::F32(x.into_iter().map(|a| f32_op(op, a)).collect()),
+        Values::F32(mut x) => {
+            f32_block(op, &mut x);
+            Values::F32(x)
+        }
         Values::F64(x) => Values::F64(x.into_iter().map(|a| f64_op(op, a)).collect()),
         Values::I64(x) => Values::I64(x.into_iter().map(|a| i64_op(op, a)).collect()),
     };
@@ -71,9 +74,28 @@ fn acosh(x: f64) -> f64 {
     }
 }
 
-pub fn f32_op(op: UnaryOp, a: f32) -> f32 {
+fn f32_op(op: UnaryOp, a: f32) -> f32 {
     float_unary!(f32, op, a)
 }
+
+/// Writes `f32_block`: one loop per op with the op fixed inside it (so the compiler vectorises what it can), for
+/// every row of `vkml_ops::unary_ops!`.
+macro_rules! unary_blocks {
+    ($($v:ident $name:ident : $rule:ident, $domain:ident; fwd $tol:expr; grad $grad:expr;)*) => {
+        /// `x[i] = op(x[i])` over a block: `f32_op` elementwise, the op chosen once.
+        pub fn f32_block(op: UnaryOp, x: &mut [f32]) {
+            match op {
+                $(UnaryOp::$v => {
+                    for a in x.iter_mut() {
+                        *a = f32_op(UnaryOp::$v, *a);
+                    }
+                })*
+            }
+        }
+    };
+}
+
+vkml_ops::unary_ops!(unary_blocks);
 
 fn f64_op(op: UnaryOp, a: f64) -> f64 {
     float_unary!(f64, op, a)

@@ -80,6 +80,10 @@ pub fn gather(bytes: &[u8], dtype: DType, view: &View, class: Class) -> Values {
         let (start, n) = (view.offset, view.numel());
         if dtype == DType::F32 && class == Class::F32 {
             let run = &bytes[4 * start..4 * (start + n)];
+            #[cfg(target_endian = "little")]
+            if let Ok(xs) = bytemuck::try_cast_slice::<u8, f32>(run) {
+                return Values::F32(xs.to_vec());
+            }
             return Values::F32(run.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
         }
         let range = start..start + n;
@@ -153,6 +157,10 @@ pub fn load(bytes: &[u8], dtype: DType, view: &View) -> Values {
 /// Encode values as `dtype` in NumPy layout, converting between classes as a cast does.
 pub fn encode(v: &Values, dtype: DType) -> Vec<u8> {
     if let (Values::F32(xs), DType::F32) = (v, dtype) {
+        // NumPy layout is little-endian, as every target vkml builds for: the bytes are the floats' own.
+        #[cfg(target_endian = "little")]
+        return bytemuck::cast_slice(xs).to_vec();
+        #[cfg(not(target_endian = "little"))]
         return xs.iter().flat_map(|x| x.to_le_bytes()).collect();
     }
     let mut out = Vec::with_capacity(len(v) * dtype.itemsize());

@@ -55,6 +55,7 @@ static CPU: Once = Once::new();
 fn register_cpu() {
     CPU.call_once(|| {
         dispatch::register(Arc::new(CpuBackend::new()));
+        dispatch::register(Arc::new(CpuBackend::reference()));
     });
 }
 

@@ -2,8 +2,8 @@
 
 Environment:
 - VKML_ALLOW_ANY_MODULE=1: accept a vkml installed anywhere (a remote GPU machine runs a carried wheel).
-- VKML_TEST_DEVICES=cpu,vulkan:0,vulkan:0:floor: the devices to test (default: all three). Without it, a Vulkan device
-  that cannot be opened fails the session; nothing is skipped silently.
+- VKML_TEST_DEVICES=cpu,cpu:reference,vulkan:0,vulkan:0:floor: the devices to test (default: all four). Without it,
+  a Vulkan device that cannot be opened fails the session; nothing is skipped silently.
 - VKML_COVERAGE_STRICT=1/0: force/disable failing the session on an empty coverage cell without a reason. Unset, the
   check runs when the whole suite ran (no -k, -m, node ids or deselection, every test file collected).
 """
@@ -57,15 +57,17 @@ def _open_devices() -> list[str]:
     if env:
         wanted = [d.strip() for d in env.split(",") if d.strip()]
     elif os.environ.get("VKML_MIN_SPEC") == "1":  # then "vulkan:0" itself is the floor device
-        wanted = ["cpu", "vulkan:0"]
+        wanted = ["cpu", "cpu:reference", "vulkan:0"]
     else:
-        wanted = ["cpu", "vulkan:0", "vulkan:0:floor"]
+        wanted = ["cpu", "cpu:reference", "vulkan:0", "vulkan:0:floor"]
     for name in wanted:
-        if name == "cpu":
+        if name in ("cpu", "cpu:reference"):
             continue
         m = re.fullmatch(r"vulkan:(\d+)(:floor)?", name)
         if not m:
-            raise pytest.UsageError(f"VKML_TEST_DEVICES: unknown device {name!r} (cpu, vulkan:N, vulkan:N:floor)")
+            raise pytest.UsageError(
+                f"VKML_TEST_DEVICES: unknown device {name!r} (cpu, cpu:reference, vulkan:N, vulkan:N:floor)"
+            )
         try:
             dev = vkml.init_vulkan(int(m[1]), min_spec=bool(m[2]))
         except Exception as exc:
@@ -89,7 +91,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Every test that takes `device` runs once per device under test: cpu (the oracle) first."""
+    """Every test that takes `device` runs once per device under test: the CPU devices first."""
     if "device" not in metafunc.fixturenames:
         return
     for mark in metafunc.definition.iter_markers("parametrize"):

@@ -11,6 +11,7 @@ import torch
 import vkml
 from helpers import (
     HALF,
+    ORACLE,
     Case,
     _call,
     _fn_text,
@@ -93,7 +94,7 @@ def check_grad(
         return
     refs = grad_references(tol, fn, specs, weights)
     ours, _ = _grad_run(vkml, fn, specs, data, weights, device)
-    oracle = _grad_run(vkml, fn, specs, data, weights, "cpu")[0] if device != "cpu" else None
+    oracle = _grad_run(vkml, fn, specs, data, weights, ORACLE)[0] if device != ORACLE else None
     for i, (tb, ob) in enumerate(zip(t_bases, ours)):
         what = f"{name} gradient of input {i} on {device}"
         if not tb.is_floating_point():

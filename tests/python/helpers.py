@@ -27,6 +27,9 @@ from lambdas import words
 from measured import record as _record
 
 DEVICES: list[str] = []  # filled once per session by conftest.pytest_configure
+# The oracle every other vkml device is also checked against (beside torch); both CPU devices compute float64.
+ORACLE = "cpu:reference"
+CPUS = ("cpu", ORACLE)
 
 HALF = ("float16", "bfloat16")
 # Pairs for the "mixed" class; the cell is the promoted dtype (torch.result_type), so every column but bool is reached.
@@ -450,7 +453,7 @@ def _explain(ok, ours, ref: Reference, i: int, what: str, oracle=None) -> str:
     for idx in [tuple(j) for j in np.argwhere(~ok)[:8]] if ok.ndim else [()]:
         parts = [f"ours {np.asarray(ours)[idx]!r}", f"torch {ref.same_np(i)[idx]!r}"]
         parts += [f"torch f64 {r64[idx]!r}"] if r64 is not None and r64.shape == ok.shape else []
-        parts += [f"vkml cpu {np.asarray(oracle)[idx]!r}"] if oracle is not None else []
+        parts += [f"vkml {ORACLE} {np.asarray(oracle)[idx]!r}"] if oracle is not None else []
         lines.append(f"  at {idx}: " + ", ".join(parts))
     return "\n".join(lines)
 
@@ -493,7 +496,7 @@ def _check(name, row, specs, fn, device, key):
         key[3] = tname(outs[0].dtype) if outs else "float32"
     involved = {key[3]} | {tname(o.dtype) for o in outs}
     unsupported = declared_unsupported(row, device, involved)
-    if device != "cpu" and "float64" in involved and not unsupported:
+    if device not in CPUS and "float64" in involved and not unsupported:
         pytest.fail(f"{name} on {device} with float64: the op table must declare it unsupported (vulkan has no f64)")
     if torch_exc is not None:
         allowed = (torch_class(torch_exc),) + ((NotImplementedError,) if unsupported else ())
@@ -515,9 +518,9 @@ def _check(name, row, specs, fn, device, key):
         return "unsupported", unsupported
     ours = _run(name, fn, specs, device)
     _compare(row, ref, specs, ours, device, f"{name} on {device} vs torch")
-    if device != "cpu":
-        oracle = _run(name, fn, specs, "cpu")
-        _compare(row, ref, specs, ours, device, f"{name} on {device} vs the vkml cpu oracle", oracle)
+    if device != ORACLE:
+        oracle = _run(name, fn, specs, ORACLE)
+        _compare(row, ref, specs, ours, device, f"{name} on {device} vs the vkml oracle ({ORACLE})", oracle)
     return "pass", None
 
 
@@ -530,7 +533,7 @@ def _run(name, fn, specs, device) -> list:
 
 def _compare(row: dict, ref: Reference, specs: list[Spec], ours: list, device: str, what: str, oracle=None):
     tol = tolerance(row)
-    flush_ok = device != "cpu" and bool(tol.get("gpu_flushes_subnormals"))
+    flush_ok = device not in CPUS and bool(tol.get("gpu_flushes_subnormals"))
     refs = [ref] + ([Reference(ref.fn, [s.flushed() for s in specs])] if flush_ok else [])
     unary = row.get("kind") == "unary" and len(specs) == 1
     assert len(ours) == len(ref.same), f"{what}: {len(ours)} outputs, torch gives {len(ref.same)}"
@@ -735,7 +738,7 @@ def check_random(op: str, fn: Callable, device: str, cls: str = "contiguous", dt
     dt = tname(expect.dtype)
     key[3] = key[3] or dt
     involved = {dt} | ({dtype} if isinstance(dtype, str) else set())  # multinomial: float weights, int64 out
-    if declared_unsupported(row, device, involved) or (device != "cpu" and "float64" in involved):
+    if declared_unsupported(row, device, involved) or (device not in CPUS and "float64" in involved):
         check_unsupported(
             name,
             device,
@@ -758,16 +761,16 @@ def check_random(op: str, fn: Callable, device: str, cls: str = "contiguous", dt
         vkml.manual_seed(seed)
         again = to_numpy(_call(fn, [], vkml, device)).astype(np.float64)
         assert exact_ok(values, again).all(), f"{name} on {device}: the same seed gave different values"
-        if device != "cpu":
+        if device != ORACLE:
             vkml.manual_seed(seed)
-            cpu = to_numpy(_call(fn, [], vkml, "cpu")).astype(np.float64)
+            cpu = to_numpy(_call(fn, [], vkml, ORACLE)).astype(np.float64)
             tol = tolerance(row)
             if name in ("rand", "rand_like"):  # uniform bits come from integer math: identical everywhere
                 ok = exact_ok(values, cpu)
             else:
                 ok = bound_ok(values, cpu, cpu, 2 * _self_bound(tol, cpu, dt))
             bad = np.argwhere(~ok)[:8]
-            assert ok.all(), f"{name} on {device} vs vkml cpu, same seed: " + ", ".join(
+            assert ok.all(), f"{name} on {device} vs vkml {ORACLE}, same seed: " + ", ".join(
                 f"at {tuple(i)}: {values[tuple(i)]!r} vs {cpu[tuple(i)]!r}" for i in bad
             )
             _measure_random(row, tol, values, cpu, dt, device)

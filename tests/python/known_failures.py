@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-DEVICES = ("cpu", "vulkan:0", "vulkan:0:floor")
+DEVICES = ("cpu", "cpu:reference", "vulkan:0", "vulkan:0:floor")
+CPUS = ("cpu", "cpu:reference")
 MAX_ZERO = (
     "torch's own sign of maximum/minimum(-0., +0.) differs between its vectorized CPU path (second argument) and "
     "its scalar path (first argument); vkml returns the first argument everywhere"
@@ -85,7 +86,8 @@ KNOWN = {
             (op, dev, "extreme", dt),
         )
         for op in ("maximum", "minimum")
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")] + [("cpu", "float64")]
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")]
+        + [(c, "float64") for c in CPUS]
     },
     **{
         f"tests/python/test_matmul.py::test_matrix[{dev}-matmul-empty-bool]": (
@@ -104,22 +106,28 @@ KNOWN = {
         for dev in DEVICES
         for dt in ("float32", "float16", "bfloat16")
     },
-    "tests/python/test_linalg.py::test_matrix[cpu-addmm-extreme-float64]": (
-        ADDMM_HOST,
-        ("addmm", "cpu", "extreme", "float64"),
-        "host",
-    ),
-    "tests/python/test_nn_functional.py::test_matrix[cpu-conv2d-extreme-float64]": (
-        CONV_OVERFLOW,
-        ("conv2d", "cpu", "extreme", "float64"),
-    ),
+    **{
+        f"tests/python/test_linalg.py::test_matrix[{c}-addmm-extreme-float64]": (
+            ADDMM_HOST,
+            ("addmm", c, "extreme", "float64"),
+            "host",
+        )
+        for c in CPUS
+    },
+    **{
+        f"tests/python/test_nn_functional.py::test_matrix[{c}-conv2d-extreme-float64]": (
+            CONV_OVERFLOW,
+            ("conv2d", c, "extreme", "float64"),
+        )
+        for c in CPUS
+    },
     **{
         f"tests/python/test_nn_functional.py::test_matrix[{dev}-{op}-extreme-{dt}]": (
             NORM_OVERFLOW,
             (op, dev, "extreme", dt),
         )
         for op in ("layer_norm", "group_norm")
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [("cpu", "float64")]
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [(c, "float64") for c in CPUS]
     },
     **{
         f"tests/python/test_pointwise.py::test_binary_matrix[{dev}-{op}-extreme-{dt}]": (
@@ -128,7 +136,7 @@ KNOWN = {
             "keeps_subnormals",
         )
         for op in ("fmod", "remainder")
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [("cpu", "float64")]
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [(c, "float64") for c in CPUS]
     },
     # Seen on the H200 (run of 2026-12-03): these flush-mixing composites fail there and pass on lavapipe.
     **{
@@ -154,7 +162,7 @@ KNOWN = {
             ADDCMUL_FMA,
             ("addcmul", dev, "extreme", dt),
         )
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [("cpu", "float64")]
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [(c, "float64") for c in CPUS]
     },
     **{
         f"tests/python/test_linalg.py::test_moments_matrix[{dev}-std-extreme-{dt}]": (
@@ -165,28 +173,34 @@ KNOWN = {
         for dt in ("float32", "bfloat16")
     },
     **{
-        f"tests/python/test_linalg.py::test_matrix[cpu-{op}-empty-bool]": (BOOL_MATMUL, (op, "cpu", "empty", "bool"))
+        f"tests/python/test_linalg.py::test_matrix[{c}-{op}-empty-bool]": (BOOL_MATMUL, (op, c, "empty", "bool"))
         for op in ("mm", "bmm")
+        for c in CPUS
     },
-    "tests/python/test_activation.py::test_matrix[cpu-hardswish-extreme-float64]": (
-        HARDSWISH_OVERFLOW,
-        ("hardswish", "cpu", "extreme", "float64"),
-    ),
+    **{
+        f"tests/python/test_activation.py::test_matrix[{c}-hardswish-extreme-float64]": (
+            HARDSWISH_OVERFLOW,
+            ("hardswish", c, "extreme", "float64"),
+        )
+        for c in CPUS
+    },
     **{
         f"tests/python/test_attention.py::test_matrix[{dev}-scaled_dot_product_attention-extreme-{dt}]": (
             SDPA_INF,
             ("scaled_dot_product_attention", dev, "extreme", dt),
         )
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")] + [("cpu", "float64")]
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")]
+        + [(c, "float64") for c in CPUS]
     },
     **{
         f"tests/python/test_conv_transpose.py::test_matrix[{dev}-conv_transpose2d-extreme-{dt}]": (
             CONVT_SPREAD,
             ("conv_transpose2d", dev, "extreme", dt),
             # On the H200 the bfloat16 cell agreed with torch (strict xfail passed): only lavapipe shows it there.
-            *(("keeps_subnormals",) if dt == "bfloat16" and dev != "cpu" else ()),
+            *(("keeps_subnormals",) if dt == "bfloat16" and dev not in CPUS else ()),
         )
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")] + [("cpu", "float64")]
+        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")]
+        + [(c, "float64") for c in CPUS]
     },
     **{
         f'tests/python/test_pointwise.py::test_case[{dev}-div_trunc:a.div(b, rounding_mode="trunc"){i}]': (
@@ -197,21 +211,27 @@ KNOWN = {
         for dev in DEVICES
         for i in (0, 1)
     },
-    "tests/python/test_norm.py::test_matrix[cpu-norm-extreme-float64]": (
-        NORM_SCALED,
-        ("norm", "cpu", "extreme", "float64"),
-    ),
-    "tests/python/test_nn_functional.py::test_matrix[cpu-linear-empty-bool]": (
-        BOOL_MATMUL,
-        ("linear", "cpu", "empty", "bool"),
-    ),
+    **{
+        f"tests/python/test_norm.py::test_matrix[{c}-norm-extreme-float64]": (
+            NORM_SCALED,
+            ("norm", c, "extreme", "float64"),
+        )
+        for c in CPUS
+    },
+    **{
+        f"tests/python/test_nn_functional.py::test_matrix[{c}-linear-empty-bool]": (
+            BOOL_MATMUL,
+            ("linear", c, "empty", "bool"),
+        )
+        for c in CPUS
+    },
     # Found by the fuzz's long form (VKML_FUZZ_EXAMPLES=3000): torch skips the dim check of roll on an empty tensor
     # and of cat on legacy empty (0,) tensors; vkml checks every dim.
     **{
         f"tests/python/test_fuzz.py::test_views_and_inplace[{dev}-{i}]": (EMPTY_DIM_CHECK, (op, dev, cls, dt))
         for dev in DEVICES
         for i, op, cls, dt in ((1249, "roll", "contiguous", "int32"), (1487, "cat", "empty", "float64"))
-        if not (dev != "cpu" and dt == "float64")
+        if not (dev not in CPUS and dt == "float64")
     },
     # Found by the fuzz (examples 479 and 724 of test_fuzz.py): the two divergences the matrices above already list.
     **{
@@ -243,7 +263,7 @@ def _flushes(device: str) -> bool:
     name = next((d.name for d in vkml.devices() if str(d) == device), None)
     if name is None:
         raise LookupError(f"{device} is not open")
-    return device != "cpu" and "llvmpipe" not in name
+    return device not in CPUS and "llvmpipe" not in name
 
 
 def _applies(condition: str | None, device: str, seen: dict) -> bool:

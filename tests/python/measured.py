@@ -8,7 +8,7 @@ MEASURED: dict[tuple[str, str], dict[str, float]] = {}
 
 def record(op: str, device: str, err_ulp: float, share: float) -> None:
     """Keep the largest error of `op` per device kind (cpu, vulkan, floor)."""
-    kind = "cpu" if device == "cpu" else ("floor" if device.endswith(":floor") else "vulkan")
+    kind = "cpu" if device.split(":")[0] == "cpu" else ("floor" if device.endswith(":floor") else "vulkan")
     seen = MEASURED.setdefault((op, kind), {"ulp": 0.0, "share": 0.0})
     seen["ulp"] = max(seen["ulp"], err_ulp)
     seen["share"] = max(seen["share"], share)

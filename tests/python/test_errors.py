@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import vkml
-from helpers import DEVICES, check_unsupported, each, error, shapes_re
+from helpers import CPUS, DEVICES, check_unsupported, each, error, shapes_re
 
-VULKAN = [d for d in DEVICES if d != "cpu"]
+VULKAN = [d for d in DEVICES if d not in CPUS]
 ZERO_SIZE = r"sizes should be greater than 0, but got input \(H: 4, W: 4\) output \(H: 0, W: 0\)"
 
 

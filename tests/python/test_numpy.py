@@ -6,14 +6,14 @@ import pytest
 import torch
 import vkml
 from coverage_matrix import DTYPES
-from helpers import NP, exact_ok, make
+from helpers import CPUS, NP, exact_ok, make
 
 NUMPY_DTYPES = [d for d in DTYPES if d != "bfloat16"]
 
 
 def _refused(dtype, device) -> bool:
     """float64 cannot live on a Vulkan device: there the case checks the refusal instead (details in test_errors)."""
-    if dtype != "float64" or device == "cpu":
+    if dtype != "float64" or device in CPUS:
         return False
     with pytest.raises(NotImplementedError):
         make((2, 2), "contiguous", dtype, device)[1].numpy()
@@ -141,5 +141,5 @@ def test_repr(values, dtype, shown, device):
     text = repr(vkml.tensor(values, dtype=getattr(vkml, dtype), device=device))
     for s in shown:
         assert s in text, f"{s!r} not in {text!r}"
-    if device != "cpu":
+    if device not in CPUS:
         assert device in text, f"repr of a tensor on {device} must say so: {text!r}"

@@ -1,6 +1,7 @@
-//! Shared set-up for the Rust cross-backend tests: register the CPU oracle and the Vulkan devices (full and floor)
-//! once per process, read tensors back as f32/f64 values or raw bytes, build inputs, and `check` a computation on
-//! every GPU against the oracle under an op's declared tolerance.
+//! Shared set-up for the Rust cross-backend tests: register the CPU oracle (`cpu:reference`), the fast CPU device and
+//! the Vulkan devices (full and floor) once per process, read tensors back as f32/f64 values or raw bytes, build
+//! inputs, and `check` a computation on the fast CPU and every GPU against the oracle under an op's declared
+//! tolerance.
 
 use std::sync::{Arc, OnceLock};
 
@@ -14,10 +15,18 @@ use vkml_core::graph::table::{row, Tolerance};
 use vkml_core::tensor::realize::read_bytes;
 use vkml_core::Result;
 
-/// The devices under test: cpu first (the oracle), then every Vulkan device that opened.
+/// The devices under test: the oracle (`cpu:reference`), the fast CPU device, then every Vulkan device that opened.
 pub struct Devices {
     pub cpu: DeviceId,
+    pub fast_cpu: DeviceId,
     pub gpus: Vec<(DeviceId, Arc<VulkanBackend>)>,
+}
+
+impl Devices {
+    /// Every device checked against the oracle: the fast CPU and the GPUs.
+    pub fn checked(&self) -> Vec<DeviceId> {
+        std::iter::once(self.fast_cpu).chain(self.gpus.iter().map(|(id, _)| *id)).collect()
+    }
 }
 
 static DEVICES: OnceLock<Devices> = OnceLock::new();
@@ -25,7 +34,8 @@ static DEVICES: OnceLock<Devices> = OnceLock::new();
 /// Open the devices once. Vulkan must be present: these tests exist to check it.
 pub fn devices() -> &'static Devices {
     DEVICES.get_or_init(|| {
-        let cpu = dispatch::register(Arc::new(CpuBackend::new()));
+        let cpu = dispatch::register(Arc::new(CpuBackend::reference()));
+        let fast_cpu = dispatch::register(Arc::new(CpuBackend::new()));
         let mut gpus = Vec::new();
         for min_spec in [false, true] {
             match VulkanBackend::new(0, min_spec, false) {
@@ -36,7 +46,7 @@ pub fn devices() -> &'static Devices {
                 Err(e) => panic!("Vulkan device 0 (min_spec={min_spec}) did not open: {e}"),
             }
         }
-        Devices { cpu, gpus }
+        Devices { cpu, fast_cpu, gpus }
     })
 }
 
@@ -245,8 +255,8 @@ pub fn check_terms(
         Some(t) if t.shape() == want.shape() && t.dtype().is_float() => Some(elems(t)?),
         _ => None,
     };
-    for (id, _) in &d.gpus {
-        let got = f(&make(&mut Gen(seed), *id)?)?;
+    for id in d.checked() {
+        let got = f(&make(&mut Gen(seed), id)?)?;
         assert_eq!(got.shape(), want.shape(), "{op}: shape");
         assert_eq!(got.dtype(), want.dtype(), "{op}: dtype");
         for (i, g) in elems(&got)?.into_iter().enumerate() {

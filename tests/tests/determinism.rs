@@ -22,11 +22,17 @@ fn graph(dev: DeviceId) -> Result<Tensor> {
 #[test]
 fn realizing_twice_gives_the_same_bytes() -> Result<()> {
     let d = devices();
-    let first_cpu = bytes(&graph(d.cpu)?)?;
-    let pool =
-        rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| vkml_core::Error::Backend(e.to_string()))?;
-    let one_thread = pool.install(|| graph(d.cpu).and_then(|t| bytes(&t)))?;
-    assert_eq!(first_cpu, one_thread, "cpu result depends on the thread count");
+    for cpu in [d.cpu, d.fast_cpu] {
+        let first = bytes(&graph(cpu)?)?;
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| vkml_core::Error::Backend(e.to_string()))?;
+            let other = pool.install(|| graph(cpu).and_then(|t| bytes(&t)))?;
+            assert_eq!(first, other, "{cpu:?}: the result on {threads} threads differs");
+        }
+    }
     for (id, backend) in &d.gpus {
         let lazy = bytes(&graph(*id)?)?;
         backend.empty_cache();
