@@ -102,6 +102,12 @@ pub fn gather(bytes: &[u8], dtype: DType, view: &View, class: Class) -> Values {
             Class::I64 => Values::I64(vec![read_i64(bytes, dtype, i); n]),
         };
     }
+    if dtype == DType::F32 && class == Class::F32 {
+        #[cfg(target_endian = "little")]
+        if let Ok(xs) = bytemuck::try_cast_slice::<u8, f32>(bytes) {
+            return Values::F32(walk(view, |i| xs[i]));
+        }
+    }
     match class {
         Class::F32 => Values::F32(walk(view, |i| read_f32(bytes, dtype, i))),
         Class::F64 => Values::F64(walk(view, |i| read_f64(bytes, dtype, i))),
@@ -112,8 +118,26 @@ pub fn gather(bytes: &[u8], dtype: DType, view: &View, class: Class) -> Values {
 /// `f` of each buffer index under `view`, in row-major order.
 fn walk<T>(view: &View, f: impl Fn(usize) -> T) -> Vec<T> {
     let mut out = Vec::with_capacity(view.numel());
-    for_runs(view, |i, len| out.extend((i..i + len).map(&f)));
+    for_lines(view, |start, len, stride| {
+        out.extend((0..len as isize).map(|j| f((start as isize + j * stride) as usize)));
+    });
     out
+}
+
+/// `f(first, len, stride)` for each line of the innermost dim under `view` (elements first, first + stride, …), in
+/// row-major order: one call per line, whatever its stride (a broadcast's 0, a transpose's row length).
+pub fn for_lines(view: &View, mut f: impl FnMut(usize, usize, isize)) {
+    let nd = view.ndim();
+    if nd == 0 {
+        for_runs(view, |i, _| f(i, 1, 0));
+        return;
+    }
+    if view.numel() == 0 {
+        return;
+    }
+    let (len, stride) = (view.shape[nd - 1], view.strides[nd - 1]);
+    let lines = View { shape: view.shape[..nd - 1].to_vec(), strides: view.strides[..nd - 1].to_vec(), ..*view };
+    for_runs(&lines, |i, n| (i..i + n).for_each(|start| f(start, len, stride)));
 }
 
 /// `f(first, len)` for each run of consecutive buffer elements under `view`, in row-major order: the innermost dim
