@@ -9,5 +9,5 @@ cd "$ROOT"
 export PYO3_PYTHON="$VKML_VENV/bin/python"
 rm -rf "$ROOT/.pyinstall" "$ROOT/dist"
 (cd py && maturin build --profile dev -o "$ROOT/dist" --interpreter "$VKML_VENV/bin/python" -q)
-pip install -q --no-deps --target "$ROOT/.pyinstall" "$ROOT"/dist/vkml-*.whl
+pip install -q --no-deps --target "$ROOT/.pyinstall" "$ROOT"/dist/pyvkml-*.whl
 PYTHONPATH="$ROOT/.pyinstall" python examples/mnist.py "$@"

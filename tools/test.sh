@@ -28,11 +28,11 @@ python tools/mutate.py --sample 6
 step "Python wheel (abi3), installed into .pyinstall"
 rm -rf "$ROOT/.pyinstall" "$ROOT/dist"
 (cd py && maturin build --profile dev -o "$ROOT/dist" --interpreter "$VKML_VENV/bin/python" -q)
-pip install -q --no-deps --target "$ROOT/.pyinstall" "$ROOT"/dist/vkml-*.whl
+pip install -q --no-deps --target "$ROOT/.pyinstall" "$ROOT"/dist/pyvkml-*.whl
 step "type stubs: current (tools/stubs.py --check) and true to the module (mypy's stubtest)"
 PYTHONPATH="$ROOT/.pyinstall" python tools/stubs.py --check
 PYTHONPATH="$ROOT/.pyinstall" python -m mypy.stubtest vkml
-step "Python suite against torch (cpu, vulkan:0, vulkan:0:floor)"
+step "Python suite against torch (cpu, cpu:reference, vulkan:0, vulkan:0:floor)"
 set +e
 PYTHONPATH="$ROOT/.pyinstall:$ROOT/tests/python" VKML_COVERAGE_STRICT=1 python -m pytest tests/python -q -p no:cacheprovider -p known_failures "$@"
 rc=$?

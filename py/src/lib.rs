@@ -448,6 +448,10 @@ mod _vkml {
     #[pymodule_export]
     const float64: D = D(DType::F64);
 
+    /// The package's version: the Cargo workspace's, the one place it is written.
+    #[pymodule_export]
+    const __version__: &str = env!("CARGO_PKG_VERSION");
+
     /// Register the CPU backend when the module loads.
     #[pymodule_init]
     fn init() -> pyo3::PyResult<()> {

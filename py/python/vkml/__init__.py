@@ -55,6 +55,7 @@ from ._memory import (  # noqa: E402
 from ._profile import profile  # noqa: E402
 
 realize = _vkml.realize_
+__version__: str = _vkml.__version__
 
 
 def manual_seed(seed) -> None:
