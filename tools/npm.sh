@@ -16,7 +16,7 @@ rm -rf "$PKG"
   "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/vkml_web.wasm"
 WASM_OPT="$VKML_NODE_TOOLS/node_modules/.bin/wasm-opt"
 if [ -x "$WASM_OPT" ]; then
-  "$WASM_OPT" -O2 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  "$WASM_OPT" -O2 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$PKG/vkml_web_bg.wasm" -o "$PKG/vkml_web_bg.opt.wasm"
   mv "$PKG/vkml_web_bg.opt.wasm" "$PKG/vkml_web_bg.wasm"
