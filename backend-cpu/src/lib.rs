@@ -118,7 +118,7 @@ fn run_one(k: &Kernel, fast: bool) -> Result<Vec<u8>> {
         Op::Fused(steps) => fused::fused(steps, &ins, k.shape.iter().product()),
         Op::Cast => cast::cast(ins[0], out),
         Op::Copy => movement::copy(ins[0]),
-        Op::Reduce { op, axes } => reduce::reduce(*op, *axes, ins[0], out),
+        Op::Reduce { op, axes } => reduce::reduce(*op, *axes, ins[0], out, fast),
         Op::Matmul => matmul::matmul(ins[0], ins[1], out, fast),
         Op::Assign { view } => movement::assign(ins[0], view, ins[1]),
         Op::Gather { dim } => index::gather(ins[0], ins[1], *dim, &k.shape),

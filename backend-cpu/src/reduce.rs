@@ -1,6 +1,8 @@
 //! Reductions over the trailing `axes` dims of a view, each output accumulated sequentially in index order; float32
 //! sums accumulate in f64 and round once, so the oracle's sum stays within a rounding of exact at any length, and
 //! float products keep their power of two apart (`scaled_prod`), so no partial product leaves the range on the way.
+//! The fast device reduces rows in parallel and sums each in eight f64 lanes (`lane_sum`): an order fixed by the
+//! length alone, which the compiler vectorises.
 
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
@@ -8,7 +10,17 @@ use vkml_core::graph::op::ReduceOp;
 
 use crate::values::{class, encode, gather, Class, Values};
 
-pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &View), out: DType) -> Vec<u8> {
+#[cfg(not(target_arch = "wasm32"))]
+use rayon::prelude::*;
+
+/// The reduction of `view`'s trailing `axes` dims in the `out` dtype; `fast` on the fast device.
+pub fn reduce(
+    op: ReduceOp,
+    axes: usize,
+    (bytes, dtype, view): (&[u8], DType, &View),
+    out: DType,
+    fast: bool,
+) -> Vec<u8> {
     let inner: usize = view.shape[view.ndim() - axes..].iter().product();
     let outer: usize = view.shape[..view.ndim() - axes].iter().product();
     // Integer sums accumulate in i64; every other reduction in the input's own class.
@@ -19,8 +31,8 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     };
     let vals = gather(bytes, dtype, view, c);
     let v = match vals {
-        Values::F32(x) => float_reduce(op, &x, outer, inner, f32::NEG_INFINITY, f32::INFINITY),
-        Values::F64(x) => float_reduce(op, &x, outer, inner, f64::NEG_INFINITY, f64::INFINITY),
+        Values::F32(x) => float_reduce(op, &x, (outer, inner), f32::NEG_INFINITY, f32::INFINITY, fast),
+        Values::F64(x) => float_reduce(op, &x, (outer, inner), f64::NEG_INFINITY, f64::INFINITY, fast),
         Values::I64(x) => Values::I64(
             (0..outer)
                 .map(|o| {
@@ -48,8 +60,10 @@ pub fn reduce(op: ReduceOp, axes: usize, (bytes, dtype, view): (&[u8], DType, &V
     encode(&v, out)
 }
 
-pub(crate) trait Float: Copy + PartialOrd {
+pub(crate) trait Float: Copy + PartialOrd + Into<f64> + Send + Sync {
     fn nan(self) -> bool;
+    /// An f64 rounded to this type.
+    fn round(v: f64) -> Self;
     fn wrap(v: Vec<Self>) -> Values;
     /// A row's sum, accumulated in f64 from +0.0 (an empty sum is +0.0, as torch's).
     fn sum(row: &[Self]) -> Self;
@@ -95,6 +109,9 @@ impl Float for f32 {
     fn nan(self) -> bool {
         self.is_nan()
     }
+    fn round(v: f64) -> f32 {
+        v as f32
+    }
     fn wrap(v: Vec<f32>) -> Values {
         Values::F32(v)
     }
@@ -110,6 +127,9 @@ impl Float for f32 {
 impl Float for f64 {
     fn nan(self) -> bool {
         self.is_nan()
+    }
+    fn round(v: f64) -> f64 {
+        v
     }
     fn wrap(v: Vec<f64>) -> Values {
         Values::F64(v)
@@ -127,18 +147,42 @@ pub(crate) fn row_max<T: Float>(row: &[T], lowest: T) -> T {
     row.iter().fold(lowest, |m, &v| if m.nan() || (!v.nan() && m >= v) { m } else { v })
 }
 
-/// Sum, product, NaN-propagating max/min, and argmax/argmin where the first NaN (else the first extreme) wins, as torch.
-fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, lowest: T, highest: T) -> Values {
-    let rows = (0..outer).map(|o| &x[o * inner..(o + 1) * inner]);
-    match op {
-        ReduceOp::Sum => T::wrap(rows.map(T::sum).collect()),
-        ReduceOp::Prod => T::wrap(rows.map(T::prod).collect()),
-        ReduceOp::Max => T::wrap(rows.map(|r| row_max(r, lowest)).collect()),
-        ReduceOp::Min => T::wrap(
-            rows.map(|r| r.iter().fold(highest, |m, &v| if m.nan() || (!v.nan() && m <= v) { m } else { v })).collect(),
-        ),
-        ReduceOp::ArgMax | ReduceOp::ArgMin => Values::I64(
-            rows.map(|r| {
+/// The fast device's sum: eight f64 partial sums over the positions mod 8, added in lane order at the end (from +0.0,
+/// as the reference), then rounded once.
+fn lane_sum<T: Float>(row: &[T]) -> T {
+    let mut acc = [0f64; 8];
+    let chunks = row.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            *a += v.into();
+        }
+    }
+    for (a, &v) in acc.iter_mut().zip(rest) {
+        *a += v.into();
+    }
+    T::round(acc.iter().fold(0.0, |s, &a| s + a))
+}
+
+/// Sum, product, NaN-propagating max/min, and argmax/argmin where the first NaN (else the first extreme) wins, as torch;
+/// `fast`: rows in parallel, sums in lanes.
+fn float_reduce<T: Float>(
+    op: ReduceOp,
+    x: &[T],
+    (outer, inner): (usize, usize),
+    lowest: T,
+    highest: T,
+    fast: bool,
+) -> Values {
+    let row = |o: usize| -> (T, i64) {
+        let r = &x[o * inner..(o + 1) * inner];
+        match op {
+            ReduceOp::Sum if fast => (lane_sum(r), 0),
+            ReduceOp::Sum => (T::sum(r), 0),
+            ReduceOp::Prod => (T::prod(r), 0),
+            ReduceOp::Max => (row_max(r, lowest), 0),
+            ReduceOp::Min => (r.iter().fold(highest, |m, &v| if m.nan() || (!v.nan() && m <= v) { m } else { v }), 0),
+            ReduceOp::ArgMax | ReduceOp::ArgMin => {
                 let min = op == ReduceOp::ArgMin;
                 let mut best = 0usize;
                 for (i, &v) in r.iter().enumerate() {
@@ -147,9 +191,18 @@ fn float_reduce<T: Float>(op: ReduceOp, x: &[T], outer: usize, inner: usize, low
                         best = i;
                     }
                 }
-                best as i64
-            })
-            .collect(),
-        ),
+                (lowest, best as i64)
+            }
+        }
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let rows: Vec<(T, i64)> =
+        if fast { (0..outer).into_par_iter().map(row).collect() } else { (0..outer).map(row).collect() };
+    #[cfg(target_arch = "wasm32")]
+    let rows: Vec<(T, i64)> = (0..outer).map(row).collect();
+    if matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin) {
+        Values::I64(rows.into_iter().map(|(_, i)| i).collect())
+    } else {
+        T::wrap(rows.into_iter().map(|(v, _)| v).collect())
     }
 }
