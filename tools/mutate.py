@@ -78,6 +78,7 @@ FAMILY_TESTS = {
     "matmul_small": ["matmul_"],
     "matmul_splitk": ["matmul_"],
     "matmul_tiled": ["matmul_"],
+    "matmul_wide": ["matmul_"],
     "matmul_coop": ["matmul_"],
     "index": ["gather_", "scatter_"],
     "sort": ["argsort_"],

@@ -21,7 +21,7 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "clippy for wasm32 (the engine, WebGPU backend and JavaScript bindings as the browser gets them)"
 cargo clippy --target wasm32-unknown-unknown -p vkml-core -p vkml-backend-cpu -p vkml-backend-vulkan -p vkml-web \
   -- -D warnings
-step "Rust tests (Vulkan against the CPU oracle, determinism, narrowing)"
+step "Rust tests (the fast CPU and Vulkan against the oracle, cpu:reference; determinism, narrowing)"
 cargo test --workspace --exclude vkml-py
 step "mutation sample (shader mutants the last campaign killed stay killed; full campaign: docs/mutation.md)"
 python tools/mutate.py --sample 6
