@@ -2,6 +2,8 @@
 //! of its primitive applied to a whole block (a loop the compiler vectorises, as the primitives' own), so the result
 //! is the bytes the chain of primitives gives, without storing the intermediate values.
 
+use std::borrow::Cow;
+
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 use vkml_core::graph::op::{fits, Step, FUSED_DEPTH};
@@ -17,15 +19,17 @@ const BLOCK: usize = 2048;
 const TASK: usize = 8;
 
 pub fn fused(steps: &[Step], ins: &[(&[u8], DType, &View)], n: usize) -> Vec<u8> {
-    let cols: Vec<Vec<f32>> = ins
-        .iter()
-        .map(|&(b, d, v)| match gather(b, d, v, class(d)) {
-            Values::F32(x) => x,
-            // The graph builds fused nodes from float32 inputs only.
-            Values::F64(_) | Values::I64(_) => vec![0.0; n],
-        })
-        .collect();
-    let mut out = vec![0f32; n];
+    let cols: Vec<Cow<[f32]>> = ins.iter().map(|&(b, d, v)| column(b, d, v, n)).collect();
+    let mut bytes = vec![0u8; 4 * n];
+    let mut copy = Vec::new();
+    // The result is written straight into the output's bytes where they are aligned for floats (as allocations are).
+    let out: &mut [f32] = match bytemuck::try_cast_slice_mut(&mut bytes) {
+        Ok(o) if cfg!(target_endian = "little") => o,
+        _ => {
+            copy = vec![0f32; n];
+            &mut copy
+        }
+    };
     // Both builders of programs check them with `fits`; a program that does not fit leaves zeros, never a panic.
     let bound = |s: &Step| !matches!(*s, Step::Input(k) if usize::from(k) >= cols.len());
     if fits(steps) && steps.iter().all(bound) && cols.iter().all(|c| c.len() == n) {
@@ -42,11 +46,30 @@ pub fn fused(steps: &[Step], ins: &[(&[u8], DType, &View)], n: usize) -> Vec<u8>
         #[cfg(target_arch = "wasm32")]
         out.chunks_mut(TASK * BLOCK).enumerate().for_each(task);
     }
-    encode(&Values::F32(out), DType::F32)
+    if copy.is_empty() {
+        bytes
+    } else {
+        encode(&Values::F32(copy), DType::F32)
+    }
+}
+
+/// Input `(b, d, v)` as n float32 values: borrowed from the buffer where the view is a contiguous run of float32,
+/// else gathered.
+fn column<'a>(b: &'a [u8], d: DType, v: &View, n: usize) -> Cow<'a, [f32]> {
+    if d == DType::F32 && v.is_contiguous() && v.numel() == n && cfg!(target_endian = "little") {
+        if let Some(xs) = b.get(4 * v.offset..4 * (v.offset + n)).and_then(|r| bytemuck::try_cast_slice(r).ok()) {
+            return Cow::Borrowed(xs);
+        }
+    }
+    match gather(b, d, v, class(d)) {
+        Values::F32(x) => Cow::Owned(x),
+        // The graph builds fused nodes from float32 inputs only.
+        Values::F64(_) | Values::I64(_) => Cow::Owned(vec![0.0; n]),
+    }
 }
 
 /// The program over the block of `dst.len()` elements from `start`, into `dst`.
-fn run(steps: &[Step], cols: &[Vec<f32>], start: usize, dst: &mut [f32], stack: &mut [[f32; BLOCK]]) {
+fn run(steps: &[Step], cols: &[Cow<[f32]>], start: usize, dst: &mut [f32], stack: &mut [[f32; BLOCK]]) {
     let len = dst.len();
     let mut sp = 0;
     for step in steps {
