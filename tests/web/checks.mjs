@@ -447,6 +447,34 @@ export async function deferredCase(vkml, device) {
 
 /** Planner fusion: issue #19's chain gives the bytes eager mode gives (every op its own kernel) over edge values,
  * and its seven intermediate nodes (two scalars among them), their handles freed, run inside the last one's kernel. */
+/**
+ * A product of a million outputs: 1024 x 12 @ 12 x 1024 of small integers, exact in any order, also through a
+ * transposed view (Node runs it on the CPU; in Chromium's SwiftShader it did not finish within four minutes, not yet
+ * understood, so the page does not run it).
+ */
+export async function largeMatmulCase(vkml, device) {
+  const [m, k, n] = [1024, 12, 1024];
+  const a = Float32Array.from({ length: m * k }, (_, i) => ((i * 7) % 9) - 4);
+  const b = Float32Array.from({ length: k * n }, (_, i) => ((i * 5) % 7) - 3);
+  const want = new Float32Array(m * n);
+  for (let r = 0; r < m; r++) {
+    for (let p = 0; p < k; p++) {
+      const x = a[r * k + p];
+      for (let c = 0; c < n; c++) want[r * n + c] += x * b[p * n + c];
+    }
+  }
+  const at = Float32Array.from({ length: m * k }, (_, i) => a[(i % m) * k + Math.floor(i / m)]); // a, column-major
+  const va = vkml.tensor(a, { shape: [m, k], device });
+  const vat = vkml.tensor(at, { shape: [k, m], device }).transpose(0, 1);
+  const vb = vkml.tensor(b, { shape: [k, n], device });
+  for (const [name, x] of [["row-major", va], ["transposed", vat]]) {
+    const got = await x.matmul(vb).data();
+    const bad = want.findIndex((w, i) => got[i] !== w);
+    if (bad >= 0) return `${m}x${k} @ ${k}x${n} (${name} a): element ${bad} is ${got[bad]}, expected ${want[bad]}`;
+  }
+  return null;
+}
+
 export async function fusionCase(vkml, device) {
   const edge = [0, -0, Infinity, -Infinity, NaN, 1e-40, -1e-45, 3e38];
   const v = Float32Array.from({ length: 64 }, (_, i) => (i < 8 ? edge[i] : Math.sin(i) * 3));

@@ -13,6 +13,7 @@ import {
   errorCases,
   forwardCase,
   fusionCase,
+  largeMatmulCase,
   fuzzCase,
   gradCase,
   memoryCase,
@@ -108,6 +109,10 @@ test("vkml.profile records the kernels a run realizes, timed by the host clock o
 
 test("the planner fuses an elementwise chain with eager mode's bytes", async () => {
   assert.equal(await fusionCase(vkml, "cpu"), null);
+});
+
+test("a 1024 x 12 @ 12 x 1024 product of small integers is exact, through a transposed view too", async () => {
+  assert.equal(await largeMatmulCase(vkml, "cpu"), null);
 });
 
 test("memory_stats and its kin follow the tensors, with torch's names", async () => {
