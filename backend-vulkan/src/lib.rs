@@ -150,9 +150,8 @@ impl VulkanBackend {
     /// memory are within the device's limits (WebGPU's defaults; not the floor's 128 invocations).
     pub fn has_wide_matmul(&self) -> bool {
         let l = &self.limits;
-        // Not in a browser yet: it is untested there. Under Chromium's SwiftShader a 1024 x 12 @ 12 x 1024 product did
-        // not finish within four minutes on it, nor on the tiled pipeline (not understood), so the browser keeps the
-        // pipelines it had until a large product is checked there.
+        // Not in a browser yet: under Chromium's SwiftShader a product of a million outputs did not finish on it, nor
+        // on the tiled pipeline (docs/matmul.md), so a browser runs such products on the 16x16 pipeline.
         !cfg!(target_arch = "wasm32")
             && l.max_compute_invocations_per_workgroup >= 256
             && l.max_compute_workgroup_size_x >= 16

@@ -232,7 +232,13 @@ pub fn matmul(k: &Kernel, coop: bool, wide: bool, forced: Option<Pipeline>) -> R
         (Some(fa), Some(fb)) if wide && wide_fits => Some(fa | fb),
         _ => None,
     };
-    let pipeline = forced.unwrap_or_else(|| select(m, n, kk, batch, flags.is_some(), wide_flags.is_some()));
+    let pipeline = forced.unwrap_or_else(|| match select(m, n, kk, batch, flags.is_some(), wide_flags.is_some()) {
+        // In a browser the 16x16 pipeline takes the tiled one's products: in Chromium's SwiftShader a product of a
+        // million outputs on the tiled pipeline did not finish within minutes (docs/matmul.md), and WebGPU does not
+        // say which adapters are software ones.
+        Pipeline::Tiled if cfg!(target_arch = "wasm32") => Pipeline::Batched,
+        p => p,
+    });
     if pipeline == Pipeline::Coop && flags.is_none() {
         return Err(Error::Unsupported(if !coop {
             "this device offers no cooperative-matrix matmul pipeline (it needs 16x16x16 f16 matrix units through \
