@@ -8,7 +8,7 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 use vkml_core::graph::op::{fits, Step, FUSED_DEPTH};
 
-use crate::values::{class, encode, gather, Values};
+use crate::values::{class, encode, f32_run, gather, Values};
 
 #[cfg(not(target_arch = "wasm32"))]
 use rayon::prelude::*;
@@ -56,10 +56,8 @@ pub fn fused(steps: &[Step], ins: &[(&[u8], DType, &View)], n: usize) -> Vec<u8>
 /// Input `(b, d, v)` as n float32 values: borrowed from the buffer where the view is a contiguous run of float32,
 /// else gathered.
 fn column<'a>(b: &'a [u8], d: DType, v: &View, n: usize) -> Cow<'a, [f32]> {
-    if d == DType::F32 && v.is_contiguous() && v.numel() == n && cfg!(target_endian = "little") {
-        if let Some(xs) = b.get(4 * v.offset..4 * (v.offset + n)).and_then(|r| bytemuck::try_cast_slice(r).ok()) {
-            return Cow::Borrowed(xs);
-        }
+    if let Some(xs) = f32_run(b, d, v) {
+        return Cow::Borrowed(xs);
     }
     match gather(b, d, v, class(d)) {
         Values::F32(x) => Cow::Owned(x),

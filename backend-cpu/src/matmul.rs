@@ -5,7 +5,7 @@
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 
-use crate::gemm::{self, Mat};
+use crate::gemm::{self, Gemm, Mat};
 use crate::values::{encode, load, Values};
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -43,18 +43,16 @@ fn in_place(a: In, b: In, dims: (usize, usize, usize, usize)) -> Option<Values> 
         return None;
     }
     match a.1 {
-        DType::F32 => {
-            let (x, y) = (bytemuck::try_cast_slice(a.0).ok()?, bytemuck::try_cast_slice(b.0).ok()?);
-            inside(x, y, a.2, b.2, dims)
-                .then(|| Values::F32(gemm::product(|i| mat(x, a.2, i), |i| mat(y, b.2, i), dims)))
-        }
-        DType::F64 => {
-            let (x, y) = (bytemuck::try_cast_slice(a.0).ok()?, bytemuck::try_cast_slice(b.0).ok()?);
-            inside(x, y, a.2, b.2, dims)
-                .then(|| Values::F64(gemm::product(|i| mat(x, a.2, i), |i| mat(y, b.2, i), dims)))
-        }
+        DType::F32 => in_place_as::<f32>(a, b, dims).map(Values::F32),
+        DType::F64 => in_place_as::<f64>(a, b, dims).map(Values::F64),
         _ => None,
     }
+}
+
+/// `in_place` for operands of element type `T`: None where a buffer is not aligned for `T` or a matrix leaves it.
+fn in_place_as<T: Gemm + bytemuck::Pod>(a: In, b: In, dims: (usize, usize, usize, usize)) -> Option<Vec<T>> {
+    let (x, y) = (bytemuck::try_cast_slice(a.0).ok()?, bytemuck::try_cast_slice(b.0).ok()?);
+    inside(x, y, a.2, b.2, dims).then(|| gemm::product(|i| mat(x, a.2, i), |i| mat(y, b.2, i), dims))
 }
 
 /// Whether every batch's matrices lie inside their buffers (a view always does; checked, since the product reads

@@ -65,8 +65,10 @@ pub(crate) trait Float: Copy + PartialOrd + Into<f64> + Send + Sync {
     /// An f64 rounded to this type.
     fn round(v: f64) -> Self;
     fn wrap(v: Vec<Self>) -> Values;
-    /// A row's sum, accumulated in f64 from +0.0 (an empty sum is +0.0, as torch's).
-    fn sum(row: &[Self]) -> Self;
+    /// A row's sum, accumulated in f64 from +0.0 (an empty sum is +0.0, as torch's) and rounded once.
+    fn sum(row: &[Self]) -> Self {
+        Self::round(row.iter().fold(0.0f64, |s, &v| s + v.into()))
+    }
     /// A row's product, rounded once from [`scaled_prod`].
     fn prod(row: &[Self]) -> Self;
 }
@@ -115,9 +117,6 @@ impl Float for f32 {
     fn wrap(v: Vec<f32>) -> Values {
         Values::F32(v)
     }
-    fn sum(row: &[f32]) -> f32 {
-        row.iter().fold(0.0f64, |s, &v| s + f64::from(v)) as f32
-    }
     fn prod(row: &[f32]) -> f32 {
         // Past 2^129 any f32 is inf; below 2^-160 it is 0: the f64 value in between rounds once to f32.
         scaled_value(scaled_prod(row.iter().map(|&v| f64::from(v))), 160, 129) as f32
@@ -133,9 +132,6 @@ impl Float for f64 {
     }
     fn wrap(v: Vec<f64>) -> Values {
         Values::F64(v)
-    }
-    fn sum(row: &[f64]) -> f64 {
-        row.iter().fold(0.0, |s, &v| s + v)
     }
     fn prod(row: &[f64]) -> f64 {
         scaled_value(scaled_prod(row.iter().copied()), 1080, 1025)

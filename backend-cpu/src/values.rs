@@ -73,17 +73,26 @@ pub fn float_to_int(v: f64, d: DType) -> i64 {
     }
 }
 
+/// The float32 elements under a contiguous `view`, read in place: None unless the buffer holds float32 at a float's
+/// alignment, in the host's (little-endian) order.
+pub fn f32_run<'a>(bytes: &'a [u8], dtype: DType, view: &View) -> Option<&'a [f32]> {
+    if dtype != DType::F32 || !view.is_contiguous() || cfg!(not(target_endian = "little")) {
+        return None;
+    }
+    let run = bytes.get(4 * view.offset..4 * (view.offset + view.numel()))?;
+    bytemuck::try_cast_slice(run).ok()
+}
+
 /// Gather the elements under `view` from a buffer of `dtype`, converted to `class`.
 pub fn gather(bytes: &[u8], dtype: DType, view: &View, class: Class) -> Values {
     if view.numel() > 0 && view.is_contiguous() {
         // The common case reads a run of the buffer in order, without building an index list.
         let (start, n) = (view.offset, view.numel());
         if dtype == DType::F32 && class == Class::F32 {
-            let run = &bytes[4 * start..4 * (start + n)];
-            #[cfg(target_endian = "little")]
-            if let Ok(xs) = bytemuck::try_cast_slice::<u8, f32>(run) {
+            if let Some(xs) = f32_run(bytes, dtype, view) {
                 return Values::F32(xs.to_vec());
             }
+            let run = &bytes[4 * start..4 * (start + n)];
             return Values::F32(run.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
         }
         let range = start..start + n;
