@@ -180,12 +180,11 @@ fn float_reduce<T: Float>(
             ReduceOp::Min => (r.iter().fold(highest, |m, &v| if m.nan() || (!v.nan() && m <= v) { m } else { v }), 0),
             ReduceOp::ArgMax | ReduceOp::ArgMin => {
                 let min = op == ReduceOp::ArgMin;
-                let mut best = 0usize;
+                let (mut best, mut b) = (0usize, r.first().copied().unwrap_or(lowest));
                 for (i, &v) in r.iter().enumerate() {
-                    let b = r[best];
-                    if !b.nan() && (v.nan() || (!min && v > b) || (min && v < b)) {
-                        best = i;
-                    }
+                    // Selects by index, not by branch: a branch mispredicts on unordered data.
+                    let take = !b.nan() && (v.nan() || (!min && v > b) || (min && v < b));
+                    (best, b) = ([best, i][take as usize], [b, v][take as usize]);
                 }
                 (lowest, best as i64)
             }

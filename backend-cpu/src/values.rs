@@ -35,32 +35,68 @@ fn le<const N: usize>(b: &[u8], at: usize) -> [u8; N] {
     a
 }
 
-/// Element `i` of a buffer as f64 is never needed; each class reads its own way.
-fn read_f32(b: &[u8], d: DType, i: usize) -> f32 {
-    match d {
-        DType::F32 => f32::from_le_bytes(le(b, 4 * i)),
-        DType::F16 => f16_bits_to_f32(u16::from_le_bytes(le(b, 2 * i))),
-        DType::BF16 => bf16_bits_to_f32(u16::from_le_bytes(le(b, 2 * i))),
-        DType::F64 => f64::from_le_bytes(le(b, 8 * i)) as f32,
-        DType::I32 | DType::I64 | DType::Bool => read_i64(b, d, i) as f32,
+/// A stored element as it is read (floats of 16 and 32 bits widen to f32, integers and bool to i64), converted to
+/// each compute class and stored dtype as every kernel converts it.
+trait Native: Copy {
+    fn to_f32(self) -> f32;
+    fn to_f64(self) -> f64;
+    fn to_i64(self) -> i64;
+    fn to_i32(self) -> i32;
+    fn to_bool(self) -> bool;
+}
+
+impl Native for f32 {
+    fn to_f32(self) -> f32 {
+        self
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn to_i64(self) -> i64 {
+        float_to_int(self as f64, DType::I64)
+    }
+    fn to_i32(self) -> i32 {
+        float_to_int(self as f64, DType::I32) as i32
+    }
+    fn to_bool(self) -> bool {
+        self != 0.0
     }
 }
 
-fn read_i64(b: &[u8], d: DType, i: usize) -> i64 {
-    match d {
-        DType::Bool => (b[i] != 0) as i64,
-        DType::I32 => i32::from_le_bytes(le(b, 4 * i)) as i64,
-        DType::I64 => i64::from_le_bytes(le(b, 8 * i)),
-        DType::F16 | DType::BF16 | DType::F32 => float_to_int(read_f32(b, d, i) as f64, DType::I64),
-        DType::F64 => float_to_int(f64::from_le_bytes(le(b, 8 * i)), DType::I64),
+impl Native for f64 {
+    fn to_f32(self) -> f32 {
+        self as f32
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn to_i64(self) -> i64 {
+        float_to_int(self, DType::I64)
+    }
+    fn to_i32(self) -> i32 {
+        float_to_int(self, DType::I32) as i32
+    }
+    fn to_bool(self) -> bool {
+        self != 0.0
     }
 }
 
-fn read_f64(b: &[u8], d: DType, i: usize) -> f64 {
-    match d {
-        DType::F64 => f64::from_le_bytes(le(b, 8 * i)),
-        DType::F16 | DType::BF16 | DType::F32 => read_f32(b, d, i) as f64,
-        DType::I32 | DType::I64 | DType::Bool => read_i64(b, d, i) as f64,
+impl Native for i64 {
+    // i64 → f32 rounds to nearest even (Rust's `as`, like C++'s conversion on IEEE hardware).
+    fn to_f32(self) -> f32 {
+        self as f32
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn to_i64(self) -> i64 {
+        self
+    }
+    fn to_i32(self) -> i32 {
+        self as i32
+    }
+    fn to_bool(self) -> bool {
+        self != 0
     }
 }
 
@@ -83,52 +119,73 @@ pub fn f32_run<'a>(bytes: &'a [u8], dtype: DType, view: &View) -> Option<&'a [f3
     bytemuck::try_cast_slice(run).ok()
 }
 
-/// Gather the elements under `view` from a buffer of `dtype`, converted to `class`.
+/// Gather the elements under `view` from a buffer of `dtype`, converted to `class`. The dtype and class are matched
+/// once, outside the loop, so each pair reads in a loop of its own.
 pub fn gather(bytes: &[u8], dtype: DType, view: &View, class: Class) -> Values {
-    if view.numel() > 0 && view.is_contiguous() {
-        // The common case reads a run of the buffer in order, without building an index list.
-        let (start, n) = (view.offset, view.numel());
-        if dtype == DType::F32 && class == Class::F32 {
-            if let Some(xs) = f32_run(bytes, dtype, view) {
-                return Values::F32(xs.to_vec());
-            }
-            let run = &bytes[4 * start..4 * (start + n)];
-            return Values::F32(run.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
+    if class == Class::F32 {
+        if let Some(xs) = f32_run(bytes, dtype, view) {
+            return Values::F32(xs.to_vec());
         }
-        let range = start..start + n;
-        return match class {
-            Class::F32 => Values::F32(range.map(|i| read_f32(bytes, dtype, i)).collect()),
-            Class::F64 => Values::F64(range.map(|i| read_f64(bytes, dtype, i)).collect()),
-            Class::I64 => Values::I64(range.map(|i| read_i64(bytes, dtype, i)).collect()),
-        };
-    }
-    if view.numel() > 0 && view.strides.iter().all(|&st| st == 0) {
-        // A broadcast scalar: one read.
-        let (i, n) = (view.offset, view.numel());
-        return match class {
-            Class::F32 => Values::F32(vec![read_f32(bytes, dtype, i); n]),
-            Class::F64 => Values::F64(vec![read_f64(bytes, dtype, i); n]),
-            Class::I64 => Values::I64(vec![read_i64(bytes, dtype, i); n]),
-        };
-    }
-    if dtype == DType::F32 && class == Class::F32 {
         #[cfg(target_endian = "little")]
-        if let Ok(xs) = bytemuck::try_cast_slice::<u8, f32>(bytes) {
-            return Values::F32(walk(view, |i| xs[i]));
+        if dtype == DType::F32 {
+            if let Ok(xs) = bytemuck::try_cast_slice::<u8, f32>(bytes) {
+                return Values::F32(gather_with(view, |i| xs[i]));
+            }
         }
     }
-    match class {
-        Class::F32 => Values::F32(walk(view, |i| read_f32(bytes, dtype, i))),
-        Class::F64 => Values::F64(walk(view, |i| read_f64(bytes, dtype, i))),
-        Class::I64 => Values::I64(walk(view, |i| read_i64(bytes, dtype, i))),
+    macro_rules! as_class {
+        ($read:expr) => {
+            match class {
+                Class::F32 => Values::F32(gather_with(view, |i| $read(i).to_f32())),
+                Class::F64 => Values::F64(gather_with(view, |i| $read(i).to_f64())),
+                Class::I64 => Values::I64(gather_with(view, |i| $read(i).to_i64())),
+            }
+        };
+    }
+    match dtype {
+        DType::F32 => as_class!(|i: usize| f32::from_le_bytes(le(bytes, 4 * i))),
+        DType::F16 => as_class!(|i: usize| f16_bits_to_f32(u16::from_le_bytes(le(bytes, 2 * i)))),
+        DType::BF16 => as_class!(|i: usize| bf16_bits_to_f32(u16::from_le_bytes(le(bytes, 2 * i)))),
+        DType::F64 => as_class!(|i: usize| f64::from_le_bytes(le(bytes, 8 * i))),
+        DType::Bool => as_class!(|i: usize| (bytes[i] != 0) as i64),
+        DType::I32 => as_class!(|i: usize| i32::from_le_bytes(le(bytes, 4 * i)) as i64),
+        DType::I64 => as_class!(|i: usize| i64::from_le_bytes(le(bytes, 8 * i))),
     }
 }
 
+/// The elements under `view` as truth values (a `where`'s condition), a bool buffer read byte by byte.
+pub fn mask(bytes: &[u8], dtype: DType, view: &View) -> Vec<bool> {
+    if dtype == DType::Bool {
+        return gather_with(view, |i| bytes[i] != 0);
+    }
+    match gather(bytes, dtype, view, class(dtype)) {
+        Values::F32(xs) => xs.iter().map(|&x| x != 0.0).collect(),
+        Values::F64(xs) => xs.iter().map(|&x| x != 0.0).collect(),
+        Values::I64(xs) => xs.iter().map(|&x| x != 0).collect(),
+    }
+}
+
+/// `read` of each buffer index under `view`, in row-major order: a contiguous run in one pass, a broadcast scalar
+/// read once, anything else line by line.
+fn gather_with<T: Clone>(view: &View, read: impl Fn(usize) -> T) -> Vec<T> {
+    let n = view.numel();
+    if n > 0 && view.is_contiguous() {
+        return (view.offset..view.offset + n).map(read).collect();
+    }
+    if n > 0 && view.strides.iter().all(|&st| st == 0) {
+        return vec![read(view.offset); n];
+    }
+    walk(view, read)
+}
+
 /// `f` of each buffer index under `view`, in row-major order.
-fn walk<T>(view: &View, f: impl Fn(usize) -> T) -> Vec<T> {
+fn walk<T: Clone>(view: &View, f: impl Fn(usize) -> T) -> Vec<T> {
     let mut out = Vec::with_capacity(view.numel());
-    for_lines(view, |start, len, stride| {
-        out.extend((0..len as isize).map(|j| f((start as isize + j * stride) as usize)));
+    for_lines(view, |start, len, stride| match stride {
+        // A broadcast line reads once; a contiguous one in order.
+        0 => out.extend(std::iter::repeat_n(f(start), len)),
+        1 => out.extend((start..start + len).map(&f)),
+        _ => out.extend((0..len as isize).map(|j| f((start as isize + j * stride) as usize))),
     });
     out
 }
@@ -193,16 +250,35 @@ pub fn encode(v: &Values, dtype: DType) -> Vec<u8> {
         // NumPy layout is little-endian, as every target vkml builds for: the bytes are the floats' own.
         #[cfg(target_endian = "little")]
         return bytemuck::cast_slice(xs).to_vec();
-        #[cfg(not(target_endian = "little"))]
-        return xs.iter().flat_map(|x| x.to_le_bytes()).collect();
     }
-    let mut out = Vec::with_capacity(len(v) * dtype.itemsize());
+    let mut out = vec![0u8; len(v) * dtype.itemsize()];
+    macro_rules! put {
+        ($xs:expr) => {
+            match dtype {
+                DType::F32 => store(&mut out, $xs, |x| x.to_f32().to_le_bytes()),
+                DType::F16 => store(&mut out, $xs, |x| f32_to_f16_bits(x.to_f32()).to_le_bytes()),
+                DType::BF16 => store(&mut out, $xs, |x| f32_to_bf16_bits(x.to_f32()).to_le_bytes()),
+                DType::F64 => store(&mut out, $xs, |x| x.to_f64().to_le_bytes()),
+                DType::Bool => store(&mut out, $xs, |x| [x.to_bool() as u8]),
+                DType::I32 => store(&mut out, $xs, |x| x.to_i32().to_le_bytes()),
+                DType::I64 => store(&mut out, $xs, |x| x.to_i64().to_le_bytes()),
+            }
+        };
+    }
+    // f64 → 16-bit goes through f32, as torch's Half/BFloat16 constructors do.
     match v {
-        Values::F32(xs) => xs.iter().for_each(|&x| push_f32(&mut out, x, dtype)),
-        Values::F64(xs) => xs.iter().for_each(|&x| push_f64(&mut out, x, dtype)),
-        Values::I64(xs) => xs.iter().for_each(|&x| push_i64(&mut out, x, dtype)),
+        Values::F32(xs) => put!(xs),
+        Values::F64(xs) => put!(xs),
+        Values::I64(xs) => put!(xs),
     }
     out
+}
+
+/// Each of `xs` as `K` bytes, in order.
+fn store<N: Native, const K: usize>(out: &mut [u8], xs: &[N], bytes: impl Fn(N) -> [u8; K]) {
+    for (o, &x) in out.chunks_exact_mut(K).zip(xs) {
+        o.copy_from_slice(&bytes(x));
+    }
 }
 
 pub fn len(v: &Values) -> usize {
@@ -210,37 +286,5 @@ pub fn len(v: &Values) -> usize {
         Values::F32(x) => x.len(),
         Values::F64(x) => x.len(),
         Values::I64(x) => x.len(),
-    }
-}
-
-fn push_f32(out: &mut Vec<u8>, x: f32, d: DType) {
-    match d {
-        DType::F32 => out.extend_from_slice(&x.to_le_bytes()),
-        DType::F16 => out.extend_from_slice(&f32_to_f16_bits(x).to_le_bytes()),
-        DType::BF16 => out.extend_from_slice(&f32_to_bf16_bits(x).to_le_bytes()),
-        DType::F64 => out.extend_from_slice(&(x as f64).to_le_bytes()),
-        DType::Bool => out.push((x != 0.0) as u8),
-        DType::I32 | DType::I64 => push_i64(out, float_to_int(x as f64, d), d),
-    }
-}
-
-fn push_f64(out: &mut Vec<u8>, x: f64, d: DType) {
-    match d {
-        DType::F64 => out.extend_from_slice(&x.to_le_bytes()),
-        // f64 → 16-bit goes through f32, as torch's Half/BFloat16 constructors do.
-        DType::F32 | DType::F16 | DType::BF16 => push_f32(out, x as f32, d),
-        DType::Bool => out.push((x != 0.0) as u8),
-        DType::I32 | DType::I64 => push_i64(out, float_to_int(x, d), d),
-    }
-}
-
-fn push_i64(out: &mut Vec<u8>, x: i64, d: DType) {
-    match d {
-        DType::Bool => out.push((x != 0) as u8),
-        DType::I32 => out.extend_from_slice(&(x as i32).to_le_bytes()),
-        DType::I64 => out.extend_from_slice(&x.to_le_bytes()),
-        // i64 → f32 rounds to nearest even (Rust's `as`, like C++'s conversion on IEEE hardware).
-        DType::F32 | DType::F16 | DType::BF16 => push_f32(out, x as f32, d),
-        DType::F64 => out.extend_from_slice(&(x as f64).to_le_bytes()),
     }
 }
