@@ -155,7 +155,7 @@ fn validate(family: &str, src: &str) -> Result<(), String> {
 
 fn main() {
     // Read at run time, not baked in with env!: a build script compiled for a copy of this tree elsewhere (sharing
-    // the cargo target directory) must still read this tree's shaders.
+    // the cargo target directory, or unpacked from a source distribution) must still read that copy's shaders.
     let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default()).join("../shaders");
     println!("cargo:rerun-if-changed={}", dir.display());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());

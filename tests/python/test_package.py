@@ -34,3 +34,14 @@ def test_declared_licenses_are_present():
     assert declared and declared[1] == "MIT OR Apache-2.0", declared
     assert "Permission is hereby granted" in (ROOT / "LICENSE-MIT").read_text()
     assert "Apache License" in (ROOT / "LICENSE-APACHE").read_text()
+
+
+def test_artifacts_carry_the_licenses():
+    # maturin takes license files only from beside pyproject.toml: py/ links to the repository's (wheel and sdist).
+    for name in ("LICENSE-MIT", "LICENSE-APACHE"):
+        link = ROOT / "py" / name
+        assert link.resolve() == (ROOT / name).resolve(), f"py/{name} must link to the repository's {name}"
+    # npm packs a root LICENSE by itself, not these: tools/npm.sh copies them into pkg/ and the manifest lists them.
+    files = json.loads((ROOT / "npm" / "package.json").read_text())["files"]
+    assert {"pkg/LICENSE-MIT", "pkg/LICENSE-APACHE"} <= set(files), files
+    assert "cp LICENSE-MIT LICENSE-APACHE" in (ROOT / "tools" / "npm.sh").read_text()
