@@ -11,7 +11,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=tools/setup.sh
-source "$ROOT/tools/setup.sh"
+VKML_SETUP_FOR=web source "$ROOT/tools/setup.sh"
 cd "$ROOT"
 log() { printf '[dist %s] %s\n' "$(date +%T)" "$*"; }
 

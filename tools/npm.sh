@@ -7,7 +7,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ -z "${VKML_WASM_BINDGEN:-}" ]; then
   # shellcheck source=tools/setup.sh
-  source "$ROOT/tools/setup.sh"
+  VKML_SETUP_FOR="${VKML_SETUP_FOR:-web}" source "$ROOT/tools/setup.sh"
 fi
 cd "$ROOT"
 cargo build -q --release --target wasm32-unknown-unknown -p vkml-web

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-#! Sets up everything vkml needs on a fresh Debian machine, idempotently; sourced by tools/test.sh and tools/demo.sh.
+#! Sets up what a vkml command needs on a fresh Debian machine, idempotently; sourced by tools/demo.sh (the main job),
+#! tools/test.sh (VKML_SETUP_FOR=test), tools/npm.sh and tools/dist.sh (VKML_SETUP_FOR=web).
 # Slow one-time work (Mesa from backports, the torch venv, the cargo target dir, Mesa's shader cache) lives in one cache
 # folder outside the clone, keyed by version, so a warm run skips it.
 set -euo pipefail
@@ -71,42 +72,54 @@ if ! "$VENV/bin/python" -c "import matplotlib, sys; sys.exit(matplotlib.__versio
   log "installing matplotlib $MATPLOTLIB (the main job's chart)"
   "$VENV/bin/pip" install -q "matplotlib==$MATPLOTLIB"
 fi
-# mypy's stubtest checks the type stubs against the module; beside the torch set too, so adding it re-keys nothing.
-MYPY=2.4.1
-if ! "$VENV/bin/python" -c "import mypy.version, sys; sys.exit(mypy.version.__version__ != '$MYPY')" 2>/dev/null; then
-  log "installing mypy $MYPY (stubtest)"
-  "$VENV/bin/pip" install -q "mypy==$MYPY"
+# What the command at hand needs beyond the main job (VKML_SETUP_FOR): "web" adds the npm package's build tools,
+# "test" everything the tests use (the type checker, an offline numpy wheel, the web tools and Chromium). The main
+# job's command installs none of them.
+VKML_SETUP_FOR="${VKML_SETUP_FOR:-main}"
+if [ "$VKML_SETUP_FOR" = test ]; then
+  # mypy's stubtest checks the type stubs against the module; beside the torch set too, so adding it re-keys nothing.
+  MYPY=2.4.1
+  if ! "$VENV/bin/python" -c "import mypy.version, sys; sys.exit(mypy.version.__version__ != '$MYPY')" 2>/dev/null; then
+    log "installing mypy $MYPY (stubtest)"
+    "$VENV/bin/pip" install -q "mypy==$MYPY"
+  fi
+  # numpy's wheel, for the fresh environment outside the clone that the test command installs the built wheel into
+  # (offline).
+  export VKML_WHEELS="$VKML_CACHE/wheels"
+  NUMPY="$(sed -n 's/^numpy==//p' "$REQ")"
+  if ! compgen -G "$VKML_WHEELS/numpy-$NUMPY-*.whl" >/dev/null; then
+    log "downloading numpy $NUMPY's wheel into $VKML_WHEELS"
+    "$VENV/bin/pip" download -q --only-binary=:all: --no-deps "numpy==$NUMPY" -d "$VKML_WHEELS"
+  fi
 fi
-# numpy's wheel, for the fresh environment the test command installs the built wheel into (offline, outside the clone).
-export VKML_WHEELS="$VKML_CACHE/wheels"
-NUMPY="$(sed -n 's/^numpy==//p' "$REQ")"
-if ! compgen -G "$VKML_WHEELS/numpy-$NUMPY-*.whl" >/dev/null; then
-  log "downloading numpy $NUMPY's wheel into $VKML_WHEELS"
-  "$VENV/bin/pip" download -q --only-binary=:all: --no-deps "numpy==$NUMPY" -d "$VKML_WHEELS"
+if [ "$VKML_SETUP_FOR" = test ] || [ "$VKML_SETUP_FOR" = web ]; then
+  # --- JavaScript: wasm-bindgen-cli pinned to the wasm-bindgen crate version (a cargo install, 3 minutes cold
+  # here) and the npm tools (playwright-core, typescript's tsc, binaryen's wasm-opt: Debian's binaryen 108 writes
+  # broken wasm, so only the npm one is used, by path).
+  WBG="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")"
+  export VKML_WASM_BINDGEN="$VKML_CACHE/tools/wasm-bindgen-$WBG/bin/wasm-bindgen"
+  if [ ! -x "$VKML_WASM_BINDGEN" ]; then
+    log "installing wasm-bindgen-cli $WBG (a cargo install: 3 minutes once on 2 cores)"
+    cargo install -q wasm-bindgen-cli --version "$WBG" --root "$VKML_CACHE/tools/wasm-bindgen-$WBG"
+  fi
+  NODE_HASH="$(sha256sum "$ROOT/tests/web/package.json" | cut -c1-12)"
+  export VKML_NODE_TOOLS="$VKML_CACHE/node-$NODE_HASH"
+  if [ ! -f "$VKML_NODE_TOOLS/.complete" ]; then
+    log "installing npm tools into $VKML_NODE_TOOLS"
+    rm -rf "$VKML_NODE_TOOLS"
+    mkdir -p "$VKML_NODE_TOOLS"
+    cp "$ROOT/tests/web/package.json" "$VKML_NODE_TOOLS/"
+    (cd "$VKML_NODE_TOOLS" && npm install -q --no-audit --no-fund >/dev/null)
+    touch "$VKML_NODE_TOOLS/.complete"
+  fi
 fi
-# --- JavaScript: wasm-bindgen-cli pinned to the wasm-bindgen crate version (a cargo install, 3 minutes cold here),
-# Debian's Chromium for the WebGPU tests, and the npm tools (playwright-core, typescript's tsc, binaryen's wasm-opt: Debian's binaryen
-# 108 writes broken wasm, so only the npm one is used, by path).
-WBG="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")"
-export VKML_WASM_BINDGEN="$VKML_CACHE/tools/wasm-bindgen-$WBG/bin/wasm-bindgen"
-if [ ! -x "$VKML_WASM_BINDGEN" ]; then
-  log "installing wasm-bindgen-cli $WBG (a cargo install: 3 minutes once on 2 cores)"
-  cargo install -q wasm-bindgen-cli --version "$WBG" --root "$VKML_CACHE/tools/wasm-bindgen-$WBG"
-fi
-if ! command -v chromium >/dev/null 2>&1; then
-  log "installing Debian's chromium (headless WebGPU on SwiftShader)"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
-NODE_HASH="$(sha256sum "$ROOT/tests/web/package.json" | cut -c1-12)"
-export VKML_NODE_TOOLS="$VKML_CACHE/node-$NODE_HASH"
-if [ ! -f "$VKML_NODE_TOOLS/.complete" ]; then
-  log "installing npm tools into $VKML_NODE_TOOLS"
-  rm -rf "$VKML_NODE_TOOLS"
-  mkdir -p "$VKML_NODE_TOOLS"
-  cp "$ROOT/tests/web/package.json" "$VKML_NODE_TOOLS/"
-  (cd "$VKML_NODE_TOOLS" && npm install -q --no-audit --no-fund >/dev/null)
-  touch "$VKML_NODE_TOOLS/.complete"
+if [ "$VKML_SETUP_FOR" = test ]; then
+  # Debian's Chromium for the WebGPU tests.
+  if ! command -v chromium >/dev/null 2>&1; then
+    log "installing Debian's chromium (headless WebGPU on SwiftShader)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
 fi
 
 export VKML_VENV="$VENV"

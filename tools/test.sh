@@ -3,7 +3,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=tools/setup.sh
-source "$ROOT/tools/setup.sh"
+VKML_SETUP_FOR=test source "$ROOT/tools/setup.sh"
 cd "$ROOT"
 export PYO3_PYTHON="$VKML_VENV/bin/python"
 step() { printf '\n=== %s (%s)\n' "$*" "$(date +%T)"; }
