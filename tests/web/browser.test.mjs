@@ -1,5 +1,6 @@
 // The browser suite: headless Chromium on WebGPU (SwiftShader) runs the shared checks (checks.mjs) from page.html on
-// "webgpu" and on "webgpu:floor" (the Vulkan 1.3 ∩ WebGPU limits), each against torch's fixtures and the CPU oracle.
+// "webgpu" and on "webgpu:floor" (the Vulkan 1.3 ∩ WebGPU limits), each against torch's fixtures and the CPU oracle;
+// then the Web Worker example (examples/web/worker.html) trains off the page's main thread.
 // Usage: node --test tests/web/browser.test.mjs  (env: VKML_NODE_TOOLS; VKML_NPM_PKG, the package folder, default
 // npm/; VKML_WEB_FIXTURES, the folder of fixtures.json, default tests/out/web)
 import assert from "node:assert/strict";
@@ -30,3 +31,28 @@ test("the checks pass on WebGPU in Chromium", { timeout: 15 * 60_000 }, async ()
     server.kill();
   }
 });
+
+test("a module Web Worker trains on WebGPU while the page's main thread runs (examples/web/worker.html)",
+  { timeout: 5 * 60_000 }, async () => {
+    const pkg = process.env.VKML_NPM_PKG ?? "npm";
+    const [server, base] = await startServer(["/=examples/web", `/vkml/=${pkg}`]);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${base}worker.html?steps=6`);
+      const finished = () => window.worker?.state !== "running";
+      await page.waitForFunction(finished, null, { timeout: 4 * 60_000, polling: 500 });
+      const w = await page.evaluate(() => window.worker);
+      assert.equal(w.error, null, `the worker failed: ${w.error}`);
+      assert.equal(w.state, "done");
+      assert.match(w.why, /^using WebGPU/);
+      assert.equal(w.losses.length, 6);
+      assert.ok(w.losses.at(-1) < w.losses[0], `the loss did not fall: ${w.losses.join(", ")}`);
+      assert.ok(w.ticks > 0, "the main thread's counter never ticked");
+      const losses = w.losses.map((v) => v.toFixed(3)).join(" ");
+      console.log(`worker: ${w.why}; losses ${losses}; main-thread ticks ${w.ticks}`);
+    } finally {
+      await browser.close();
+      server.kill();
+    }
+  });
