@@ -6,9 +6,13 @@ import { makeDescribed } from "./described.js";
 import { makeNn } from "./nn.js";
 import { makeOptim } from "./optim.js";
 
+// A bundler (Vite, webpack) turns `new URL("literal", import.meta.url)` into an asset URL; esbuild leaves it, so the
+// wasm file must sit at pkg/ beside the bundle (npm/README.md). Node's file module is named through a variable so
+// that a bundler for the browser does not try to resolve it.
 const wasmUrl = new URL("./pkg/vkml_web_bg.wasm", import.meta.url);
 if (typeof process !== "undefined" && process.versions && process.versions.node) {
-  const { readFile } = await import("node:fs/promises");
+  const nodeFs = "node:fs/promises";
+  const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ nodeFs);
   await initWasm({ module_or_path: await readFile(wasmUrl) });
 } else {
   await initWasm({ module_or_path: wasmUrl });

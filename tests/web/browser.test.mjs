@@ -1,9 +1,14 @@
 // The browser suite: headless Chromium on WebGPU (SwiftShader) runs the shared checks (checks.mjs) from page.html on
 // "webgpu" and on "webgpu:floor" (the Vulkan 1.3 ∩ WebGPU limits), each against torch's fixtures and the CPU oracle;
-// then the Web Worker example (examples/web/worker.html) trains off the page's main thread.
+// then the Web Worker example (examples/web/worker.html) trains off the page's main thread, and an app bundled by
+// esbuild imports the package and trains a step.
 // Usage: node --test tests/web/browser.test.mjs  (env: VKML_NODE_TOOLS; VKML_NPM_PKG, the package folder, default
 // npm/; VKML_WEB_FIXTURES, the folder of fixtures.json, default tests/out/web)
 import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { launchChromium, startServer } from "./browser.mjs";
 
@@ -56,3 +61,59 @@ test("a module Web Worker trains on WebGPU while the page's main thread runs (ex
       server.kill();
     }
   });
+
+// The app a user writes: `import * as vkml from "vkml"`, WebGPU, two Adam steps; the page reads window.result.
+const APP = `import * as vkml from "vkml";
+try {
+  await vkml.init_webgpu();
+  const { device, why } = vkml.best_device();
+  const model = new vkml.nn.Linear(8, 2).to(device);
+  const opt = new vkml.optim.Adam(model.parameters(), { lr: 0.1 });
+  const x = vkml.randn([16, 8], { device });
+  const y = vkml.tensor(Array.from({ length: 16 }, (_, i) => i % 2), { dtype: "int64", device });
+  const losses = [];
+  for (let step = 0; step < 2; step++) {
+    opt.zero_grad();
+    const loss = vkml.nn.cross_entropy(model.forward(x), y);
+    loss.backward();
+    opt.step();
+    losses.push(await loss.item());
+  }
+  window.result = { why, losses };
+} catch (e) {
+  window.result = { error: String(e?.stack ?? e) };
+}
+`;
+
+test("an app bundled by esbuild imports the package and trains on WebGPU", { timeout: 3 * 60_000 }, async () => {
+  const pkg = resolve(process.env.VKML_NPM_PKG ?? "npm");
+  const { build } = createRequire(join(process.env.VKML_NODE_TOOLS, "node_modules", "/"))("esbuild");
+  const dir = mkdtempSync(join(tmpdir(), "vkml-esbuild-"));
+  try {
+    writeFileSync(join(dir, "app.js"), APP);
+    const out = join(dir, "out");
+    await build({ entryPoints: [join(dir, "app.js")], bundle: true, format: "esm", platform: "browser", outdir: out,
+      alias: { vkml: pkg }, logLevel: "error" });
+    // esbuild leaves `new URL("./pkg/vkml_web_bg.wasm", import.meta.url)` as it is: the wasm goes beside the bundle.
+    mkdirSync(join(out, "pkg"));
+    copyFileSync(join(pkg, "pkg", "vkml_web_bg.wasm"), join(out, "pkg", "vkml_web_bg.wasm"));
+    writeFileSync(join(out, "index.html"), '<!doctype html><script type="module" src="app.js"></script>');
+    const [server, base] = await startServer([`/=${out}`]);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${base}index.html`);
+      await page.waitForFunction(() => window.result !== undefined, null, { timeout: 2 * 60_000, polling: 250 });
+      const r = await page.evaluate(() => window.result);
+      assert.equal(r.error, undefined, `the bundled app failed: ${r.error}`);
+      assert.match(r.why, /^using WebGPU/);
+      assert.ok(r.losses[1] < r.losses[0], `the loss did not fall: ${r.losses.join(", ")}`);
+      console.log(`esbuild app: ${r.why}; losses ${r.losses.map((v) => v.toFixed(3)).join(" ")}`);
+    } finally {
+      await browser.close();
+      server.kill();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
