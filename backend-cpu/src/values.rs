@@ -45,41 +45,32 @@ trait Native: Copy {
     fn to_bool(self) -> bool;
 }
 
-impl Native for f32 {
-    fn to_f32(self) -> f32 {
-        self
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn to_i64(self) -> i64 {
-        float_to_int(self as f64, DType::I64)
-    }
-    fn to_i32(self) -> i32 {
-        float_to_int(self as f64, DType::I32) as i32
-    }
-    fn to_bool(self) -> bool {
-        self != 0.0
-    }
+/// The float types' impls: one body, the casts to their own type being no-ops.
+macro_rules! float_native {
+    ($t:ty) => {
+        #[allow(clippy::unnecessary_cast)]
+        impl Native for $t {
+            fn to_f32(self) -> f32 {
+                self as f32
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn to_i64(self) -> i64 {
+                float_to_int(self as f64, DType::I64)
+            }
+            fn to_i32(self) -> i32 {
+                float_to_int(self as f64, DType::I32) as i32
+            }
+            fn to_bool(self) -> bool {
+                self != 0.0
+            }
+        }
+    };
 }
 
-impl Native for f64 {
-    fn to_f32(self) -> f32 {
-        self as f32
-    }
-    fn to_f64(self) -> f64 {
-        self
-    }
-    fn to_i64(self) -> i64 {
-        float_to_int(self, DType::I64)
-    }
-    fn to_i32(self) -> i32 {
-        float_to_int(self, DType::I32) as i32
-    }
-    fn to_bool(self) -> bool {
-        self != 0.0
-    }
-}
+float_native!(f32);
+float_native!(f64);
 
 impl Native for i64 {
     // i64 → f32 rounds to nearest even (Rust's `as`, like C++'s conversion on IEEE hardware).

@@ -208,28 +208,23 @@ pub fn conv2d(
     let out = [out_size(hp, kh, stride[0], dilation[0], false)?, out_size(wp, kw, stride[1], dilation[1], false)?];
     let win = Windows { kernel: [kh, kw], stride, dilation, out };
     // One product per kernel tap, summed: y = Σ_(i,j) W[:, :, i, j] · x_tap(i,j), grouped as
-    // (groups, O/groups, C/groups) @ (groups, C/groups, N·OH·OW): the batch joins the columns, so each tap is one
-    // product (and its weight gradient one product over K = N·OH·OW) rather than one per image and a sum over the
-    // batch. Each tap is copied once (not a stacked im2col buffer rebuilt per tap), and the sum is over the same
-    // K = C/groups·KH·KW products in another order.
-    let (g, og, l) = (groups as i64, (o / groups) as i64, (out[0] * out[1]) as i64);
-    let (n, cg) = (n as i64, cg as i64);
-    let w5 = weight.reshape(&[g, og, cg, kh as i64, kw as i64])?;
+    // (groups, O/groups, C/groups) @ (N, groups, C/groups, OH·OW). Each tap is copied once (not a stacked im2col
+    // buffer rebuilt per tap), and the sum is over the same K = C/groups·KH·KW products in another order.
+    let (g, l) = (groups as i64, (out[0] * out[1]) as i64);
+    let w5 = weight.reshape(&[g, (o / groups) as i64, cg as i64, kh as i64, kw as i64])?;
     let mut y: Option<Tensor> = None;
     for (t, tap) in taps(&xp, &win)?.iter().enumerate() {
         let (i, j) = ((t / kw) as i64, (t % kw) as i64);
         let wt = w5.index(&[IndexItem::Ellipsis, IndexItem::Int(i), IndexItem::Int(j)])?;
-        let split = tap.reshape(&[n, g, cg, out[0] as i64, out[1] as i64])?;
-        let xt = split.permute(&[1, 2, 0, 3, 4])?.reshape(&[g, cg, n * l])?;
-        let p = wt.matmul_acc(&xt)?; // (groups, O/groups, N·OH·OW)
+        let xt = tap.reshape(&[n as i64, g, cg as i64, l])?;
+        let p = wt.matmul_acc(&xt)?; // (N, groups, O/groups, OH·OW)
         y = Some(match y {
             None => p,
             Some(acc) => binary(&Operand::Tensor(acc), &Operand::Tensor(p), BinaryOp::Add)?,
         });
     }
     let y = y.ok_or_else(|| Error::Runtime("conv2d: the kernel has no taps".into()))?;
-    let y = y.reshape(&[g, og, n, l])?.permute(&[2, 0, 1, 3])?;
-    let y = y.reshape(&[n, o as i64, out[0] as i64, out[1] as i64])?;
+    let y = y.reshape(&[n as i64, o as i64, out[0] as i64, out[1] as i64])?;
     let y = match bias {
         Some(b) => binary(
             &Operand::Tensor(y.clone()),
