@@ -1,7 +1,7 @@
 // The browser suite: headless Chromium on WebGPU (SwiftShader) runs the shared checks (checks.mjs) from page.html on
 // "webgpu" and on "webgpu:floor" (the Vulkan 1.3 ∩ WebGPU limits), each against torch's fixtures and the CPU oracle;
 // then the Web Worker example (examples/web/worker.html) trains off the page's main thread, and an app bundled by
-// esbuild imports the package and trains a step.
+// esbuild and one built by Vite import the package and train two steps.
 // Usage: node --test tests/web/browser.test.mjs  (env: VKML_NODE_TOOLS; VKML_NPM_PKG, the package folder, default
 // npm/; VKML_WEB_FIXTURES, the folder of fixtures.json, default tests/out/web)
 import assert from "node:assert/strict";
@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { launchChromium, startServer } from "./browser.mjs";
 
 test("the checks pass on WebGPU in Chromium", { timeout: 15 * 60_000 }, async () => {
@@ -85,35 +86,63 @@ try {
 }
 `;
 
-test("an app bundled by esbuild imports the package and trains on WebGPU", { timeout: 3 * 60_000 }, async () => {
-  const pkg = resolve(process.env.VKML_NPM_PKG ?? "npm");
-  const { build } = createRequire(join(process.env.VKML_NODE_TOOLS, "node_modules", "/"))("esbuild");
-  const dir = mkdtempSync(join(tmpdir(), "vkml-esbuild-"));
+/** Serve `dir`, open its index.html in Chromium and check the bundled app trained on WebGPU. */
+async function appTrains(dir, bundler) {
+  const [server, base] = await startServer([`/=${dir}`]);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${base}index.html`);
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 2 * 60_000, polling: 250 });
+    const r = await page.evaluate(() => window.result);
+    assert.equal(r.error, undefined, `the ${bundler} app failed: ${r.error}`);
+    assert.match(r.why, /^using WebGPU/);
+    assert.ok(r.losses[1] < r.losses[0], `the loss did not fall: ${r.losses.join(", ")}`);
+    console.log(`${bundler} app: ${r.why}; losses ${r.losses.map((v) => v.toFixed(3)).join(" ")}`);
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
+
+/** A fresh folder holding the app and its page, removed after `body(dir)`. */
+async function inAppFolder(body) {
+  const dir = mkdtempSync(join(tmpdir(), "vkml-app-"));
   try {
     writeFileSync(join(dir, "app.js"), APP);
+    writeFileSync(join(dir, "index.html"), '<!doctype html><script type="module" src="./app.js"></script>');
+    await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const tools = () => createRequire(join(process.env.VKML_NODE_TOOLS, "node_modules", "/"));
+
+test("an app bundled by esbuild imports the package and trains on WebGPU", { timeout: 3 * 60_000 }, async () => {
+  const pkg = resolve(process.env.VKML_NPM_PKG ?? "npm");
+  const { build } = tools()("esbuild");
+  await inAppFolder(async (dir) => {
     const out = join(dir, "out");
     await build({ entryPoints: [join(dir, "app.js")], bundle: true, format: "esm", platform: "browser", outdir: out,
       alias: { vkml: pkg }, logLevel: "error" });
     // esbuild leaves `new URL("./pkg/vkml_web_bg.wasm", import.meta.url)` as it is: the wasm goes beside the bundle.
     mkdirSync(join(out, "pkg"));
     copyFileSync(join(pkg, "pkg", "vkml_web_bg.wasm"), join(out, "pkg", "vkml_web_bg.wasm"));
-    writeFileSync(join(out, "index.html"), '<!doctype html><script type="module" src="app.js"></script>');
-    const [server, base] = await startServer([`/=${out}`]);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${base}index.html`);
-      await page.waitForFunction(() => window.result !== undefined, null, { timeout: 2 * 60_000, polling: 250 });
-      const r = await page.evaluate(() => window.result);
-      assert.equal(r.error, undefined, `the bundled app failed: ${r.error}`);
-      assert.match(r.why, /^using WebGPU/);
-      assert.ok(r.losses[1] < r.losses[0], `the loss did not fall: ${r.losses.join(", ")}`);
-      console.log(`esbuild app: ${r.why}; losses ${r.losses.map((v) => v.toFixed(3)).join(" ")}`);
-    } finally {
-      await browser.close();
-      server.kill();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+    copyFileSync(join(dir, "index.html"), join(out, "index.html"));
+    await appTrains(out, "esbuild");
+  });
+});
+
+test("an app built by Vite imports the package and trains on WebGPU", { timeout: 3 * 60_000 }, async () => {
+  const pkg = resolve(process.env.VKML_NPM_PKG ?? "npm");
+  // Vite's Node API is an ES module: import it by the path its package resolves to.
+  const { build } = await import(pathToFileURL(tools().resolve("vite")).href);
+  await inAppFolder(async (dir) => {
+    const out = join(dir, "dist");
+    // Vite turns the wasm's `new URL(…, import.meta.url)` into an asset of its own: nothing to copy.
+    await build({ root: dir, configFile: false, logLevel: "error", resolve: { alias: { vkml: pkg } },
+      build: { outDir: out } });
+    await appTrains(out, "Vite");
+  });
 });
