@@ -39,6 +39,7 @@ mkdir -p "$ROOT/dist"
 log "Linux wheel (release, manylinux_2_28)"
 (cd py && "$MATURIN" build --release --zig --compatibility manylinux_2_28 -i python3 -o "$ROOT/dist" -q)
 log "Windows x86-64 wheel (release, cross-built)"
+# -i names a Python version for maturin's cross-build configuration; the wheel is cp39-abi3 whichever it names.
 (cd py && "$MATURIN" build --release --target x86_64-pc-windows-gnu -i python3.11 -o "$ROOT/dist" -q)
 log "sdist"
 (cd py && "$MATURIN" sdist -o "$ROOT/dist")
