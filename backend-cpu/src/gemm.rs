@@ -52,7 +52,7 @@ macro_rules! gemm_for {
                     return;
                 }
                 if n == 1 && a.cs == 1 && b.rs == 1 {
-                    return column(m, k, a, b, c);
+                    return column(k, a, b, c);
                 }
                 // SAFETY: every element the product reads lies inside its slice (`holds`: offsets plus non-negative
                 // strides times the last index stay below the length), `c` holds exactly m x n elements with row
@@ -87,9 +87,9 @@ gemm_for!(f64, dgemm);
 /// A product with one column over rows and a column that are contiguous (a conv weight's gradient, a linear layer's
 /// for one output): a dot product per row. `matrixmultiply` would pack the whole of `a` and pad the column to its
 /// kernel's width, ten times slower here.
-fn column<T: Gemm>(m: usize, k: usize, a: Mat<T>, b: Mat<T>, c: &mut [T]) {
+fn column<T: Gemm>(k: usize, a: Mat<T>, b: Mat<T>, c: &mut [T]) {
     let col = &b.data[b.offset..b.offset + k];
-    for (i, out) in c.iter_mut().enumerate().take(m) {
+    for (i, out) in c.iter_mut().enumerate() {
         let start = a.offset + i * a.rs as usize;
         *out = dot(&a.data[start..start + k], col);
     }

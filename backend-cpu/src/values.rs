@@ -247,6 +247,7 @@ pub fn encode(v: &Values, dtype: DType) -> Vec<u8> {
         ($xs:expr) => {
             match dtype {
                 DType::F32 => store(&mut out, $xs, |x| x.to_f32().to_le_bytes()),
+                // f64 → 16-bit goes through f32, as torch's Half/BFloat16 constructors do.
                 DType::F16 => store(&mut out, $xs, |x| f32_to_f16_bits(x.to_f32()).to_le_bytes()),
                 DType::BF16 => store(&mut out, $xs, |x| f32_to_bf16_bits(x.to_f32()).to_le_bytes()),
                 DType::F64 => store(&mut out, $xs, |x| x.to_f64().to_le_bytes()),
@@ -256,7 +257,6 @@ pub fn encode(v: &Values, dtype: DType) -> Vec<u8> {
             }
         };
     }
-    // f64 → 16-bit goes through f32, as torch's Half/BFloat16 constructors do.
     match v {
         Values::F32(xs) => put!(xs),
         Values::F64(xs) => put!(xs),

@@ -35,3 +35,17 @@ export function launchChromium() {
   const { chromium } = createRequire(join(tools, "node_modules", "/"))("playwright-core");
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
+
+/** Serve `mounts`, open `path` in a fresh headless Chromium page and run `body(page)`; both are closed after. */
+export async function withPage(mounts, path, body) {
+  const [server, base] = await startServer(mounts);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${base}${path}`);
+    return await body(page);
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}

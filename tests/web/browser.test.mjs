@@ -11,56 +11,43 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { launchChromium, startServer } from "./browser.mjs";
+import { withPage } from "./browser.mjs";
 
 test("the checks pass on WebGPU in Chromium", { timeout: 15 * 60_000 }, async () => {
   const pkg = process.env.VKML_NPM_PKG ?? "npm";
   const fixtures = process.env.VKML_WEB_FIXTURES ?? "tests/out/web";
-  const [server, base] = await startServer(["/=tests/web", `/tests/=tests/web`, `/vkml/=${pkg}`, `/fixtures/=${fixtures}`]);
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    const errors = [];
+  const mounts = ["/=tests/web", `/tests/=tests/web`, `/vkml/=${pkg}`, `/fixtures/=${fixtures}`];
+  const errors = [];
+  const results = await withPage(mounts, "page.html", async (page) => {
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${base}page.html`);
     await page.waitForFunction(() => window.results !== null, null, { timeout: 14 * 60_000, polling: 500 });
-    const results = await page.evaluate(() => window.results);
-    assert.equal(results.error, undefined, `the page failed: ${results.error}\n${errors.join("\n")}`);
-    assert.match(results.why, /^using WebGPU/);
-    for (const [device, r] of Object.entries(results.devices)) {
-      console.log(`${device}: ${r.passed} checks passed in ${r.seconds.toFixed(1)} s; ${r.ops.length} ops verified: ` +
-        `${r.ops.join(" ")}`);
-      assert.deepEqual(r.failures, [], `${device}: ${r.failures.length} checks failed`);
-    }
-  } finally {
-    await browser.close();
-    server.kill();
+    return page.evaluate(() => window.results);
+  });
+  assert.equal(results.error, undefined, `the page failed: ${results.error}\n${errors.join("\n")}`);
+  assert.match(results.why, /^using WebGPU/);
+  for (const [device, r] of Object.entries(results.devices)) {
+    console.log(`${device}: ${r.passed} checks passed in ${r.seconds.toFixed(1)} s; ${r.ops.length} ops verified: ` +
+      `${r.ops.join(" ")}`);
+    assert.deepEqual(r.failures, [], `${device}: ${r.failures.length} checks failed`);
   }
 });
 
 test("a module Web Worker trains on WebGPU while the page's main thread runs (examples/web/worker.html)",
   { timeout: 5 * 60_000 }, async () => {
-    const pkg = process.env.VKML_NPM_PKG ?? "npm";
-    const [server, base] = await startServer(["/=examples/web", `/vkml/=${pkg}`]);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${base}worker.html?steps=6`);
+    const mounts = ["/=examples/web", `/vkml/=${process.env.VKML_NPM_PKG ?? "npm"}`];
+    const w = await withPage(mounts, "worker.html?steps=6", async (page) => {
       const finished = () => window.worker?.state !== "running";
       await page.waitForFunction(finished, null, { timeout: 4 * 60_000, polling: 500 });
-      const w = await page.evaluate(() => window.worker);
-      assert.equal(w.error, null, `the worker failed: ${w.error}`);
-      assert.equal(w.state, "done");
-      assert.match(w.why, /^using WebGPU/);
-      assert.equal(w.losses.length, 6);
-      assert.ok(w.losses.at(-1) < w.losses[0], `the loss did not fall: ${w.losses.join(", ")}`);
-      assert.ok(w.ticks > 0, "the main thread's counter never ticked");
-      const losses = w.losses.map((v) => v.toFixed(3)).join(" ");
-      console.log(`worker: ${w.why}; losses ${losses}; main-thread ticks ${w.ticks}`);
-    } finally {
-      await browser.close();
-      server.kill();
-    }
+      return page.evaluate(() => window.worker);
+    });
+    assert.equal(w.error, null, `the worker failed: ${w.error}`);
+    assert.equal(w.state, "done");
+    assert.match(w.why, /^using WebGPU/);
+    assert.equal(w.losses.length, 6);
+    assert.ok(w.losses.at(-1) < w.losses[0], `the loss did not fall: ${w.losses.join(", ")}`);
+    assert.ok(w.ticks > 0, "the main thread's counter never ticked");
+    const losses = w.losses.map((v) => v.toFixed(3)).join(" ");
+    console.log(`worker: ${w.why}; losses ${losses}; main-thread ticks ${w.ticks}`);
   });
 
 // The app a user writes: `import * as vkml from "vkml"`, WebGPU, two Adam steps; the page reads window.result.
@@ -88,21 +75,14 @@ try {
 
 /** Serve `dir`, open its index.html in Chromium and check the bundled app trained on WebGPU. */
 async function appTrains(dir, bundler) {
-  const [server, base] = await startServer([`/=${dir}`]);
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    await page.goto(`${base}index.html`);
+  const r = await withPage([`/=${dir}`], "index.html", async (page) => {
     await page.waitForFunction(() => window.result !== undefined, null, { timeout: 2 * 60_000, polling: 250 });
-    const r = await page.evaluate(() => window.result);
-    assert.equal(r.error, undefined, `the ${bundler} app failed: ${r.error}`);
-    assert.match(r.why, /^using WebGPU/);
-    assert.ok(r.losses[1] < r.losses[0], `the loss did not fall: ${r.losses.join(", ")}`);
-    console.log(`${bundler} app: ${r.why}; losses ${r.losses.map((v) => v.toFixed(3)).join(" ")}`);
-  } finally {
-    await browser.close();
-    server.kill();
-  }
+    return page.evaluate(() => window.result);
+  });
+  assert.equal(r.error, undefined, `the ${bundler} app failed: ${r.error}`);
+  assert.match(r.why, /^using WebGPU/);
+  assert.ok(r.losses[1] < r.losses[0], `the loss did not fall: ${r.losses.join(", ")}`);
+  console.log(`${bundler} app: ${r.why}; losses ${r.losses.map((v) => v.toFixed(3)).join(" ")}`);
 }
 
 /** A fresh folder holding the app and its page, removed after `body(dir)`. */
