@@ -190,6 +190,8 @@ export declare const nn: {
   MaxPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair; dilation?: Pair; ceil_mode?: boolean }?]>;
   AvgPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair }?]>;
   AdaptiveAvgPool2d: ModuleClass<[Pair]>;
+  Unfold: ModuleClass<[Pair, { dilation?: Pair; padding?: Pair; stride?: Pair }?]>;
+  Fold: ModuleClass<[Pair, Pair, { dilation?: Pair; padding?: Pair; stride?: Pair }?]>;
   Unflatten: ModuleClass<[number, number[]]>;
   ModuleList: ModuleClass<[Module[]?]>;
   ModuleDict: ModuleClass<[Record<string, Module>?]>;
@@ -235,6 +237,9 @@ export declare const nn: {
       ceil_mode?: boolean }): Tensor;
     avg_pool2d(x: Tensor, kernel_size: Pair, options?: { stride?: Pair; padding?: Pair }): Tensor;
     adaptive_avg_pool2d(x: Tensor, output_size: Pair): Tensor;
+    unfold(x: Tensor, kernel_size: Pair, options?: { dilation?: Pair; padding?: Pair; stride?: Pair }): Tensor;
+    fold(x: Tensor, output_size: Pair, kernel_size: Pair,
+      options?: { dilation?: Pair; padding?: Pair; stride?: Pair }): Tensor;
     relu(x: Tensor): Tensor;
     sigmoid(x: Tensor): Tensor;
     tanh(x: Tensor): Tensor;

@@ -21,6 +21,8 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     max_pool2d: (x, kernel_size, options) => wasm.max_pool2d(x, kernel_size, options),
     avg_pool2d: (x, kernel_size, options) => wasm.avg_pool2d(x, kernel_size, options),
     adaptive_avg_pool2d: (x, output_size) => wasm.adaptive_avg_pool2d(x, output_size),
+    unfold: (x, kernel_size, options) => wasm.unfold(x, kernel_size, options),
+    fold: (x, output_size, kernel_size, options) => wasm.fold(x, output_size, kernel_size, options),
     relu: (x) => x.relu(),
     sigmoid: (x) => x.sigmoid(),
     tanh: (x) => x.tanh(),
@@ -606,6 +608,8 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     MaxPool2d: simple("MaxPool2d", (x, k, options) => F.max_pool2d(x, k, options)),
     AvgPool2d: simple("AvgPool2d", (x, k, options) => F.avg_pool2d(x, k, options)),
     AdaptiveAvgPool2d: simple("AdaptiveAvgPool2d", (x, size) => F.adaptive_avg_pool2d(x, size)),
+    Unfold: simple("Unfold", (x, k, options) => F.unfold(x, k, options)),
+    Fold: simple("Fold", (x, size, k, options) => F.fold(x, size, k, options)),
     Unflatten: simple("Unflatten", (x, dim, sizes) => {
       const d = dim < 0 ? dim + x.ndim : dim;
       return x.reshape([...x.shape.slice(0, d), ...sizes, ...x.shape.slice(d + 1)]);

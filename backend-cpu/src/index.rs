@@ -5,7 +5,7 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 
 use crate::movement::copy;
-use crate::values::{class, encode, gather as gather_as, load, Values};
+use crate::values::{class, encode, for_lines, gather as gather_as, load, Values};
 
 type In<'a> = (&'a [u8], DType, &'a View);
 
@@ -17,29 +17,28 @@ fn positions(index: In, n: usize) -> Vec<usize> {
     }
 }
 
-/// Row-major coordinates of element e of `shape`.
-fn coords(mut e: usize, shape: &[usize]) -> Vec<usize> {
-    let mut c = vec![0; shape.len()];
-    for d in (0..shape.len()).rev() {
-        c[d] = e % shape[d];
-        e /= shape[d];
-    }
-    c
-}
-
-fn at(view: &View, c: &[usize]) -> usize {
-    let i = view.offset as isize + c.iter().zip(&view.strides).map(|(&x, &s)| x as isize * s).sum::<isize>();
-    i as usize
+/// The buffer position of each element (row-major over `shape`) of `view` with its coordinate along `dim`
+/// replaced by `pos` (one per element, in the same order): an odometer over the view's lines, no per-element work
+/// beyond an add.
+fn moved(view: &View, shape: &[usize], dim: usize, pos: &[usize]) -> Vec<usize> {
+    let mut lines = View { shape: shape.to_vec(), strides: view.strides.clone(), offset: view.offset };
+    let step = lines.strides[dim];
+    lines.strides[dim] = 0;
+    let mut out = Vec::with_capacity(pos.len());
+    for_lines(&lines, |start, len, stride| {
+        for t in 0..len {
+            let k = pos[out.len()] as isize;
+            out.push((start as isize + t as isize * stride + k * step) as usize);
+        }
+    });
+    out
 }
 
 pub fn gather(src: In, index: In, dim: usize, shape: &[usize]) -> Vec<u8> {
     let w = src.1.itemsize();
     let pos = positions(index, src.2.shape[dim]);
     let mut out = Vec::with_capacity(pos.len() * w);
-    for (e, &k) in pos.iter().enumerate() {
-        let mut c = coords(e, shape);
-        c[dim] = k;
-        let i = at(src.2, &c);
+    for i in moved(src.2, shape, dim, &pos) {
         out.extend_from_slice(&src.0[i * w..(i + 1) * w]);
     }
     out
@@ -49,13 +48,7 @@ pub fn gather(src: In, index: In, dim: usize, shape: &[usize]) -> Vec<u8> {
 pub fn scatter(base: In, index: In, src: In, dim: usize, add: bool, out: DType) -> Vec<u8> {
     let shape = &base.2.shape;
     let pos = positions(index, shape[dim]);
-    let targets: Vec<usize> = (0..pos.len())
-        .map(|p| {
-            let mut c = coords(p, &index.2.shape);
-            c[dim] = pos[p];
-            c.iter().zip(View::contiguous(shape).strides).map(|(&x, s)| x * s as usize).sum()
-        })
-        .collect();
+    let targets = moved(&View::contiguous(shape), &index.2.shape, dim, &pos);
     if !add {
         let w = out.itemsize();
         let (mut bytes, vals) = (copy(base), copy(src));

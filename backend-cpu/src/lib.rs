@@ -16,6 +16,7 @@ mod softmax;
 mod sort;
 mod unary;
 mod values;
+mod window;
 
 use std::sync::{Arc, RwLock};
 
@@ -126,6 +127,8 @@ fn run_one(k: &Kernel, fast: bool) -> Result<Vec<u8>> {
         Op::ArgSort { descending } => sort::argsort(ins[0], *descending),
         Op::Scan(op) => scan::scan(*op, ins[0], out),
         Op::Softmax { log } => softmax::softmax(ins[0], *log, out),
+        Op::Unfold(w) => window::unfold(ins[0], w),
+        Op::Fold(w) => window::fold(ins[0], w, &k.shape, out),
     })
 }
 

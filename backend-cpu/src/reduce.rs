@@ -191,8 +191,12 @@ fn float_reduce<T: Float>(
         }
     };
     #[cfg(not(target_arch = "wasm32"))]
-    let rows: Vec<(T, i64)> =
-        if fast { (0..outer).into_par_iter().map(row).collect() } else { (0..outer).map(row).collect() };
+    // Short rows (a pool's window) go to threads in batches: a task per row of four costs more than the row.
+    let rows: Vec<(T, i64)> = if fast {
+        (0..outer).into_par_iter().with_min_len(4096usize.div_ceil(inner.max(1))).map(row).collect()
+    } else {
+        (0..outer).map(row).collect()
+    };
     #[cfg(target_arch = "wasm32")]
     let rows: Vec<(T, i64)> = (0..outer).map(row).collect();
     if matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin) {

@@ -22,6 +22,7 @@ mod sort;
 #[cfg(not(target_arch = "wasm32"))]
 mod straight;
 mod unary;
+mod window;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -279,6 +280,8 @@ impl VulkanBackend {
             Op::ArgSort { descending } => sort::argsort(k, *descending),
             Op::Scan(op) => scan::scan(k, *op),
             Op::Softmax { log } => softmax::softmax(k, *log),
+            Op::Unfold(w) => window::unfold(k, w),
+            Op::Fold(w) => window::fold(k, w),
             Op::Reduce { op, axes } => reduce::reduce(k, *op, *axes),
             Op::Matmul => matmul::matmul(
                 k,

@@ -1,6 +1,7 @@
 //! Raw-bit copies (shaders/movement.wgsl): materialising a view, and writing a value into a view of a base.
 
 use vkml_core::backend::Kernel;
+use vkml_core::base::buffer::Buffer;
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 use vkml_core::util::error::{Error, Result};
@@ -18,15 +19,20 @@ fn slots(dtype: DType, n: usize) -> usize {
 
 pub fn copy(k: &Kernel) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("copy without input".into()))?;
-    let mut meta = Meta::elementwise(0, k.out.dtype, &k.shape, &[(a.buffer.dtype, &a.view)])?;
-    meta.in_dtype[1] = code(a.buffer.dtype);
+    copy_view(k.out.dtype, &a.buffer, &a.view)
+}
+
+/// `view` of `buffer` materialised in row-major order.
+pub fn copy_view(out: DType, buffer: &Buffer, view: &View) -> Result<Launch> {
+    let mut meta = Meta::elementwise(0, out, &view.shape, &[(buffer.dtype, view)])?;
+    meta.in_dtype[1] = code(buffer.dtype);
     let n = meta.n as usize;
     // The shader declares two inputs; a copy binds its source twice.
     Ok(Launch {
         family: "movement",
         meta,
-        inputs: vec![a.buffer.clone(), a.buffer.clone()],
-        groups: slots_grid(slots(k.out.dtype, n)),
+        inputs: vec![buffer.clone(), buffer.clone()],
+        groups: slots_grid(slots(out, n)),
     })
 }
 

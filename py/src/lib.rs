@@ -26,6 +26,7 @@ mod scan;
 mod sort;
 mod vnorm;
 mod weighted;
+mod window;
 
 use std::sync::{Arc, Once};
 
@@ -428,6 +429,7 @@ mod _vkml {
         sort::{_argsort, _sort, _topk},
         vnorm::_norm,
         weighted::PyWeighted,
+        window::{fold, unfold},
     };
 
     use super::{DType, PyDType as D};

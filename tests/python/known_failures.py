@@ -19,10 +19,6 @@ CONV_INF = (
     "give nan (inf·0 and inf − inf inside one window), on some hosts: the float16 case gives nan, as vkml, on an AMD "
     "EPYC with AVX-512 (2026-12-03)"
 )
-CONV_OVERFLOW = (
-    "inputs near the float64 maximum: vkml sums a convolution tap by tap and a partial sum overflows to inf where "
-    "torch's order stays finite; the contract bounds rounding, not overflow of intermediate sums"
-)
 NORM_OVERFLOW = (
     "inputs near the float32 maximum overflow the variance (x² > 3.4e38): torch's float32 kernel returns nan and "
     "vkml's two-pass variance collapses the normalised value; only a float64 computation is right there"
@@ -111,13 +107,6 @@ KNOWN = {
             ADDMM_HOST,
             ("addmm", c, "extreme", "float64"),
             "host",
-        )
-        for c in CPUS
-    },
-    **{
-        f"tests/python/test_nn_functional.py::test_matrix[{c}-conv2d-extreme-float64]": (
-            CONV_OVERFLOW,
-            ("conv2d", c, "extreme", "float64"),
         )
         for c in CPUS
     },

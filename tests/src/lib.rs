@@ -50,6 +50,16 @@ pub fn devices() -> &'static Devices {
     })
 }
 
+/// `f` on the oracle and on every checked device (the fast CPU, each GPU) from the same seed: identical bytes.
+pub fn same(seed: u64, f: impl Fn(&mut Gen, DeviceId) -> Result<Tensor>) -> Result<()> {
+    let d = devices();
+    let want = bytes(&f(&mut Gen(seed), d.cpu)?)?;
+    for id in d.checked() {
+        assert_eq!(bytes(&f(&mut Gen(seed), id)?)?, want, "seed {seed} on {id:?}");
+    }
+    Ok(())
+}
+
 /// Raw bytes of a tensor (NumPy layout).
 pub fn bytes(t: &Tensor) -> Result<Vec<u8>> {
     read_bytes(t)

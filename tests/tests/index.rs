@@ -6,21 +6,11 @@ use vkml_core::api::Tensor;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::Result;
-use vkml_tests::{bytes, devices, random_f32, Gen};
+use vkml_tests::{random_f32, same, Gen};
 
 fn ints(g: &mut Gen, shape: &[usize], below: usize, dtype: DType, dev: DeviceId) -> Result<Tensor> {
     let v: Vec<u8> = (0..shape.iter().product::<usize>()).flat_map(|_| (g.below(below) as i64).to_le_bytes()).collect();
     Tensor::from_bytes(v, shape, DType::I64, dev)?.to_dtype(dtype)
-}
-
-/// `f` on the oracle and on each GPU from the same seed: identical bytes.
-fn same(seed: u64, f: impl Fn(&mut Gen, DeviceId) -> Result<Tensor>) -> Result<()> {
-    let d = devices();
-    let want = bytes(&f(&mut Gen(seed), d.cpu)?)?;
-    for (id, _) in &d.gpus {
-        assert_eq!(bytes(&f(&mut Gen(seed), *id)?)?, want, "seed {seed} on {id:?}");
-    }
-    Ok(())
 }
 
 #[test]

@@ -149,6 +149,17 @@ CASES = (
             ONLY,
         ),
         ("avg_pool2d", F + "avg_pool2d", [(2, 3, 6, 6)], [3], {"stride": 1}, "float32", "normal", ONLY),
+        ("unfold", F + "unfold", [(2, 3, 5, 6)], [[2, 3]], {"padding": 1, "stride": [1, 2]}, "float32", "normal", ONLY),
+        (
+            "fold",
+            F + "fold",
+            [(2, 18, 36)],
+            [[5, 9], [2, 3]],
+            {"padding": [1, 2], "stride": [1, 2]},
+            "float32",
+            "normal",
+            ONLY,
+        ),
         ("cross_entropy", F + "cross_entropy", [(6, 3), LABELS], [], None, SRC_INDEX, "normal", ONLY),
         (
             "cross_entropy",

@@ -1,10 +1,11 @@
-//! `vkml.nn.functional` for JavaScript: the Rust layer math (linear, conv2d, pools, losses, dropout) with torch's
+//! `vkml.nn.functional` for JavaScript: the Rust layer math (linear, conv2d, unfold/fold, pools, losses, dropout) with torch's
 //! argument names in an options object. Functions taking optional tensors are `_`-named: wasm-bindgen takes
 //! ownership of such arguments, so the package's `index.js` passes fresh handles (`t._handle()`).
 
 use wasm_bindgen::prelude::*;
 
 use vkml_core::nn::conv::{self, Padding};
+use vkml_core::nn::fold::{self, Blocks};
 use vkml_core::nn::functional as nn;
 use vkml_core::nn::norm;
 
@@ -159,6 +160,29 @@ pub fn max_pool2d(x: &Tensor, kernel_size: JsValue, options: JsValue) -> JsResul
 pub fn avg_pool2d(x: &Tensor, kernel_size: JsValue, options: JsValue) -> JsResult<Tensor> {
     let k = pair_of(&kernel_size, "kernel_size")?;
     ok(conv::avg_pool2d(x.core()?, k, pair(&options, "stride", k)?, pair(&options, "padding", [0, 0])?))
+}
+
+/// The `{dilation, padding, stride}` of unfold and fold beside their kernel size.
+fn blocks(kernel_size: &JsValue, options: &JsValue) -> JsResult<Blocks> {
+    Ok(Blocks {
+        kernel: pair_of(kernel_size, "kernel_size")?,
+        dilation: pair(options, "dilation", [1, 1])?,
+        padding: pair(options, "padding", [0, 0])?,
+        stride: pair(options, "stride", [1, 1])?,
+    })
+}
+
+/// `unfold(x, kernel_size, {dilation, padding, stride})`: im2col, (N, C, H, W) to (N, C·KH·KW, L).
+#[wasm_bindgen]
+pub fn unfold(x: &Tensor, kernel_size: JsValue, options: JsValue) -> JsResult<Tensor> {
+    ok(fold::unfold(x.core()?, blocks(&kernel_size, &options)?))
+}
+
+/// `fold(x, output_size, kernel_size, {dilation, padding, stride})`: col2im, overlapping blocks added.
+#[wasm_bindgen]
+pub fn fold(x: &Tensor, output_size: JsValue, kernel_size: JsValue, options: JsValue) -> JsResult<Tensor> {
+    let size = pair_of(&output_size, "output_size")?;
+    ok(fold::fold(x.core()?, size, blocks(&kernel_size, &options)?))
 }
 
 /// `adaptive_avg_pool2d(x, output_size)`: output sizes that divide the input's.

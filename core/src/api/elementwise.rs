@@ -135,8 +135,8 @@ impl Tensor {
             return Ok(m);
         }
         // Where x is not ≤ 0 (NaN included, as torch's threshold_backward) the gradient passes.
-        let pass = binary(&Operand::Tensor(self.clone()), &zero, BinaryOp::Le)?.logical_not()?;
-        where_(&pass, &Operand::Tensor(self.clone()), &Operand::Tensor(m))
+        let stop = binary(&Operand::Tensor(self.clone()), &zero, BinaryOp::Le)?;
+        where_(&stop, &Operand::Tensor(m), &Operand::Tensor(self.clone()))
     }
 }
 

@@ -27,7 +27,9 @@ pub fn logical(a: &Operand, b: &Operand, op: BinaryOp) -> Result<Tensor> {
 
 impl Tensor {
     pub fn logical_not(&self) -> Result<Tensor> {
-        binary(&Operand::Tensor(self.clone()), &Operand::Scalar(Scalar::Int(0)), BinaryOp::Eq)
+        // A bool input compares with `false`: an integer 0 would promote it to int64 first (a cast of every element).
+        let zero = if self.dtype() == DType::Bool { Scalar::Bool(false) } else { Scalar::Int(0) };
+        binary(&Operand::Tensor(self.clone()), &Operand::Scalar(zero), BinaryOp::Eq)
     }
 
     /// logical not for bool, −x − 1 for integers; floats have no bits to flip in torch either (Python's `~` on

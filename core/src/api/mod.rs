@@ -27,5 +27,6 @@ pub mod sort;
 pub mod triangle;
 pub mod unary;
 pub mod vector_norm;
+pub mod window;
 
 pub use crate::tensor::Tensor;

@@ -6,6 +6,7 @@ use std::f64::consts::{FRAC_2_SQRT_PI, LN_2, PI};
 use crate::api::elementwise::{binary, div, mul, plus, scale, t, where_};
 use crate::api::gather::{gather_unchecked, scatter_unchecked};
 use crate::api::scan::{cumprod_grad, cumsum, exclusive_products};
+use crate::api::window::{fold_windows, unfold_windows};
 use crate::api::Tensor;
 use crate::base::dtype::opmath;
 use crate::base::scalar::Scalar;
@@ -80,6 +81,11 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
         // Positions are integers: no gradient (sort's values get theirs through gather).
         Op::ArgSort { .. } => Ok(vec![None]),
         Op::Softmax { log } => one(softmax_grad(&f.saved_output()?, g, *log)),
+        Op::Unfold(w) => {
+            let s = f.inputs[0].shape();
+            one(fold_windows(g, *w, [s[2], s[3]]))
+        }
+        Op::Fold(w) => one(unfold_windows(g, *w)),
         // Built under no_grad by the optimizers; `fused` refuses inputs that record history.
         Op::Fused(_) => Err(not_differentiable(f)),
         Op::Assign { view } => {

@@ -68,6 +68,8 @@ pub fn grad_contract(name: &str) -> Option<Tolerance> {
         | "embedding"
         | "sort"
         | "pad"
+        | "unfold"
+        | "fold"
         | "einsum"
         | "div_trunc"
         | "topk"

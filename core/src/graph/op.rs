@@ -179,6 +179,37 @@ pub fn fits(steps: &[Step]) -> bool {
     depth == 1 && most <= FUSED_DEPTH && words <= FUSED_WORDS
 }
 
+/// The windows of `Op::Unfold` and `Op::Fold` over an image that is already padded: kernel, stride and dilation per
+/// spatial dim, and the number of window positions along each (OH, OW).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Window {
+    pub kernel: [usize; 2],
+    pub stride: [usize; 2],
+    pub dilation: [usize; 2],
+    pub out: [usize; 2],
+}
+
+impl Window {
+    /// The image view (N, C, H, W) read as (N, C, KH, KW, OH, OW): tap (i, j) of block (oh, ow). Unfold copies it.
+    pub fn blocks(&self, image: &crate::base::view::View) -> crate::base::view::View {
+        let s = &image.strides;
+        let step = |d: usize, by: usize| s[d] * by as isize;
+        let (k, o) = (self.kernel, self.out);
+        crate::base::view::View {
+            shape: vec![image.shape[0], image.shape[1], k[0], k[1], o[0], o[1]],
+            strides: vec![
+                s[0],
+                s[1],
+                step(2, self.dilation[0]),
+                step(3, self.dilation[1]),
+                step(2, self.stride[0]),
+                step(3, self.stride[1]),
+            ],
+            offset: image.offset,
+        }
+    }
+}
+
 /// Host bytes in NumPy's layout (little-endian, `itemsize` per element; bool one byte).
 #[derive(Debug)]
 pub struct HostData {
@@ -254,6 +285,13 @@ pub enum Op {
     Softmax {
         log: bool,
     },
+    /// im2col: source (N, C, H, W) to (N, C·KH·KW, OH·OW), element (n, (c, i, j), (oh, ow)) being
+    /// x[n, c, oh·sh + i·dh, ow·sw + j·dw] (the window never leaves the image: padding is a separate op).
+    Unfold(Window),
+    /// col2im, Unfold's adjoint: source (N, C·KH·KW, OH·OW) to (N, C, H, W) of the node's shape, each element the
+    /// sum of the source elements Unfold would read it into, added in tap order (i, then j) from zero, in f32 for
+    /// 16-bit floats and exactly for integers, so every device gives the same bytes.
+    Fold(Window),
 }
 
 impl Op {
@@ -281,6 +319,8 @@ impl Op {
             Op::Scan(op) => op.name(),
             Op::Softmax { log: false } => "softmax",
             Op::Softmax { log: true } => "log_softmax",
+            Op::Unfold(_) => "unfold",
+            Op::Fold(_) => "fold",
         }
     }
 }

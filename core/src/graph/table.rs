@@ -564,6 +564,12 @@ rows! { REST:
     }, NO_F64;
     "index_select": Movement: false : Same      : EXACT, NO_F64;
     "pad"       : Movement  : false : Same      : EXACT, NO_F64;
+    "unfold"    : Movement  : true  : Same      : EXACT, NO_F64;
+    "fold"      : Movement  : true  : Same      : Tolerance::Backward {
+        gpu_ftz: true,
+        reason: "each output adds the at most KH·KW block elements that cover it, in tap order from zero, in f32 for \
+                 floats (16-bit rounded once), the same order on every device; any order is within γ(n)·Σ|x|",
+    }, NO_F64;
     "argsort"   : Movement  : true  : Index     : Tolerance::Exact {
         gpu_ftz: false,
         reason: "ranks from exact comparisons of the values' bits (NaN last, -0 = +0), ties in index order: a stable \

@@ -1,14 +1,14 @@
 //! Convolution and pooling over (N, C, H, W), written over views and primitives so their gradients come from the
-//! primitives' rules: each kernel tap is a strided window view of the padded input; conv2d stacks the taps
-//! (im2col) and multiplies once by the weight; max_pool2d picks the first maximum of the taps, as torch.
+//! primitives' rules: conv2d unfolds the padded input (im2col, `Op::Unfold`) and multiplies once by the weight;
+//! max_pool2d picks the first maximum of each window's taps, as torch.
 
-use crate::api::elementwise::{binary, where_};
-use crate::api::index::IndexItem;
-use crate::api::join::stack;
+use crate::api::elementwise::binary;
+use crate::api::gather::gather_unchecked;
+use crate::api::window::unfold_windows;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::View;
-use crate::graph::op::BinaryOp;
+use crate::graph::op::{BinaryOp, Window};
 use crate::tensor::promote::Operand;
 use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
@@ -19,14 +19,6 @@ pub enum Padding {
     Explicit([usize; 2]),
     Same,
     Valid,
-}
-
-/// Geometry of a 2-d window op after padding: kernel, stride, dilation and the output size.
-struct Windows {
-    kernel: [usize; 2],
-    stride: [usize; 2],
-    dilation: [usize; 2],
-    out: [usize; 2],
 }
 
 fn check_pos(name: &str, v: [usize; 2]) -> Result<()> {
@@ -50,7 +42,7 @@ fn check_pool(name: &str, x: &Tensor, kernel: [usize; 2], stride: [usize; 2], pa
 }
 
 /// `x` (N, C, H, W) with `pads` = [(top, bottom), (left, right)] filled with `value`.
-fn pad2d(x: &Tensor, pads: [(usize, usize); 2], value: Scalar) -> Result<Tensor> {
+pub(crate) fn pad2d(x: &Tensor, pads: [(usize, usize); 2], value: Scalar) -> Result<Tensor> {
     if pads.iter().all(|&(a, b)| a == 0 && b == 0) {
         return Ok(x.clone());
     }
@@ -62,29 +54,16 @@ fn pad2d(x: &Tensor, pads: [(usize, usize); 2], value: Scalar) -> Result<Tensor>
     base.assigned(inner, x)
 }
 
-/// The window taps of padded `x`: for each kernel position (row-major), the (N, C, OH, OW) view it reads.
-fn taps(x: &Tensor, w: &Windows) -> Result<Vec<Tensor>> {
-    let mut out = Vec::with_capacity(w.kernel[0] * w.kernel[1]);
-    for i in 0..w.kernel[0] {
-        for j in 0..w.kernel[1] {
-            let (r0, c0) = (i * w.dilation[0], j * w.dilation[1]);
-            let (r1, c1) = (r0 + w.stride[0] * (w.out[0] - 1) + 1, c0 + w.stride[1] * (w.out[1] - 1) + 1);
-            let (sr, sc) = (w.stride[0], w.stride[1]);
-            out.push(x.derive(|v| Ok(v.slice(2, r0, r1, sr).slice(3, c0, c1, sc)))?);
-        }
-    }
-    Ok(out)
-}
-
 /// The taps side by side in a last dim: (N, C, OH, OW, KH·KW). Non-overlapping windows (stride = kernel, no
-/// dilation) are a view of the input, copied once; others are stacked tap by tap.
-fn tap_stack(x: &Tensor, w: &Windows) -> Result<Tensor> {
+/// dilation) are a view of the input, copied once; others are unfolded.
+fn tap_stack(x: &Tensor, w: &Window) -> Result<Tensor> {
     let [kh, kw] = w.kernel;
     let [oh, ow] = w.out;
-    if w.stride != w.kernel || w.dilation != [1, 1] {
-        return stack(&taps(x, w)?, 4);
-    }
     let (n, c) = (x.shape()[0] as i64, x.shape()[1] as i64);
+    if w.stride != w.kernel || w.dilation != [1, 1] {
+        let cols = unfold_windows(x, *w)?.reshape(&[n, c, (kh * kw) as i64, oh as i64, ow as i64])?;
+        return cols.permute(&[0, 1, 3, 4, 2]);
+    }
     let crop = x.derive(|v| Ok(v.slice(2, 0, oh * kh, 1).slice(3, 0, ow * kw, 1)))?;
     let six = crop.reshape(&[n, c, oh as i64, kh as i64, ow as i64, kw as i64])?;
     six.permute(&[0, 1, 2, 4, 3, 5])?.reshape(&[n, c, oh as i64, ow as i64, (kh * kw) as i64])
@@ -206,24 +185,17 @@ pub fn conv2d(
     let xp = pad2d(x, pads, Scalar::Int(0))?;
     let (hp, wp) = (xp.shape()[2], xp.shape()[3]);
     let out = [out_size(hp, kh, stride[0], dilation[0], false)?, out_size(wp, kw, stride[1], dilation[1], false)?];
-    let win = Windows { kernel: [kh, kw], stride, dilation, out };
-    // One product per kernel tap, summed: y = Σ_(i,j) W[:, :, i, j] · x_tap(i,j), grouped as
-    // (groups, O/groups, C/groups) @ (N, groups, C/groups, OH·OW). Each tap is copied once (not a stacked im2col
-    // buffer rebuilt per tap), and the sum is over the same K = C/groups·KH·KW products in another order.
+    // im2col and one product: (groups, O/groups, C/groups·KH·KW) @ (N, groups, C/groups·KH·KW, OH·OW), K in
+    // (c, i, j) order as the weight's layout. A 1x1 kernel at stride 1 reads the image as it is.
     let (g, l) = (groups as i64, (out[0] * out[1]) as i64);
-    let w5 = weight.reshape(&[g, (o / groups) as i64, cg as i64, kh as i64, kw as i64])?;
-    let mut y: Option<Tensor> = None;
-    for (t, tap) in taps(&xp, &win)?.iter().enumerate() {
-        let (i, j) = ((t / kw) as i64, (t % kw) as i64);
-        let wt = w5.index(&[IndexItem::Ellipsis, IndexItem::Int(i), IndexItem::Int(j)])?;
-        let xt = tap.reshape(&[n as i64, g, cg as i64, l])?;
-        let p = wt.matmul_acc(&xt)?; // (N, groups, O/groups, OH·OW)
-        y = Some(match y {
-            None => p,
-            Some(acc) => binary(&Operand::Tensor(acc), &Operand::Tensor(p), BinaryOp::Add)?,
-        });
-    }
-    let y = y.ok_or_else(|| Error::Runtime("conv2d: the kernel has no taps".into()))?;
+    let cols = if [kh, kw, stride[0], stride[1]] == [1, 1, 1, 1] {
+        xp.reshape(&[n as i64, c as i64, l])?
+    } else {
+        unfold_windows(&xp, Window { kernel: [kh, kw], stride, dilation, out })?
+    };
+    let k = (cg * kh * kw) as i64;
+    let wk = weight.reshape(&[g, (o / groups) as i64, k])?;
+    let y = wk.matmul_acc(&cols.reshape(&[n as i64, g, k, l])?)?; // (N, groups, O/groups, OH·OW)
     let y = y.reshape(&[n as i64, o as i64, out[0] as i64, out[1] as i64])?;
     let y = match bias {
         Some(b) => binary(
@@ -276,14 +248,11 @@ pub fn max_pool2d(
         _ => Scalar::Float(f64::NEG_INFINITY),
     };
     let xp = pad2d(x, pads, lowest)?;
-    let win = Windows { kernel, stride, dilation, out };
-    let kk = kernel[0] * kernel[1];
+    let win = Window { kernel, stride, dilation, out };
     let stacked = tap_stack(&xp, &win)?; // (N, C, OH, OW, K)
-    let first = stacked.detach().argmax(Some(4), true)?; // (N, C, OH, OW, 1), the first maximum
-    let positions = Tensor::arange(Scalar::Int(0), Scalar::Int(kk as i64), Scalar::Int(1), DType::I64, x.device())?;
-    let pick = binary(&Operand::Tensor(first.clone()), &Operand::Tensor(positions), BinaryOp::Eq)?;
-    let zero = Operand::Scalar(Scalar::Int(0));
-    let values = where_(&pick, &Operand::Tensor(stacked), &zero)?.sum(Some(&[4]), false)?.to_dtype(x.dtype())?;
+                                         // The first maximum of each window, then its value picked by it: the gradient goes to that tap alone, as torch's.
+    let first = stacked.detach().argmax(Some(4), true)?; // (N, C, OH, OW, 1)
+    let values = gather_unchecked(&stacked, 4, &first)?.squeeze(Some(&[4]))?.to_dtype(x.dtype())?;
     if !return_indices {
         return Ok((values, None));
     }
@@ -291,9 +260,10 @@ pub fn max_pool2d(
     let offsets: Vec<i64> = (0..kernel[0])
         .flat_map(|i| (0..kernel[1]).map(move |j| ((i * dilation[0]) * w + j * dilation[1]) as i64))
         .collect();
+    let kk = offsets.len();
     let offs =
         Tensor::from_bytes(offsets.iter().flat_map(|v| v.to_le_bytes()).collect(), &[kk], DType::I64, x.device())?;
-    let tap_off = where_(&pick, &Operand::Tensor(offs), &zero)?.sum(Some(&[4]), false)?;
+    let tap_off = gather_unchecked(&offs.expand(stacked.shape())?, 4, &first)?.squeeze(Some(&[4]))?;
     let rows = Tensor::arange(Scalar::Int(0), Scalar::Int(out[0] as i64), Scalar::Int(1), DType::I64, x.device())?;
     let cols = Tensor::arange(Scalar::Int(0), Scalar::Int(out[1] as i64), Scalar::Int(1), DType::I64, x.device())?;
     let scaled = |t: &Tensor, by: i64, minus: i64| -> Result<Tensor> {
@@ -326,7 +296,7 @@ pub fn avg_pool2d(x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [
         out_size(w + 2 * padding[1], kernel[1], stride[1], 1, false)?,
     ];
     let xp = pad2d(x, [(padding[0], padding[0]), (padding[1], padding[1])], Scalar::Int(0))?;
-    let win = Windows { kernel, stride, dilation: [1, 1], out };
+    let win = Window { kernel, stride, dilation: [1, 1], out };
     let taps = tap_stack(&xp, &win)?;
     if int64 {
         let size = Operand::Scalar(Scalar::Int((kernel[0] * kernel[1]) as i64));

@@ -1,6 +1,6 @@
 //! Layer 9: network math written once over the tensor ops, so gradients come from the primitives' rules: the
 //! functional core (linear, softmax family, classification losses, dropout), activations, losses, normalisation,
-//! convolution and pooling, attention and the MultiheadAttention layout, recurrent layers, interpolation, and the optimizers' update rules.
+//! convolution, unfold/fold and pooling, attention and the MultiheadAttention layout, recurrent layers, interpolation, and the optimizers' update rules.
 
 pub mod activation;
 pub mod affine;
@@ -8,6 +8,7 @@ pub mod attention;
 pub mod conv;
 pub mod conv_transpose;
 pub mod described;
+pub mod fold;
 pub mod functional;
 pub mod interpolate;
 pub mod loss;

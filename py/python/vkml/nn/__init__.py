@@ -18,6 +18,7 @@ from .layers import (
     Dropout,
     Embedding,
     Flatten,
+    Fold,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -46,6 +47,7 @@ from .layers import (
     Softsign,
     Tanh,
     Unflatten,
+    Unfold,
     Upsample,
 )
 from .module import Module
@@ -110,6 +112,8 @@ __all__ = [
     "Sigmoid",
     "Softmax",
     "Unflatten",
+    "Unfold",
+    "Fold",
     "cross_entropy",
     "functional",
     "init",

@@ -13,6 +13,7 @@ from .._vkml import (
     conv_transpose2d,
     elu,
     embedding,
+    fold,
     gelu,
     group_norm,
     hardsigmoid,
@@ -35,6 +36,7 @@ from .._vkml import (
     silu,
     softplus,
     softsign,
+    unfold,
 )
 from .losses import (
     avg_pool2d,
@@ -180,4 +182,6 @@ __all__ = [
     "multi_head_attention_forward",
     "conv_transpose2d",
     "interpolate",
+    "unfold",
+    "fold",
 ]

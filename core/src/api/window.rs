@@ -1,0 +1,43 @@
+//! The sliding-window primitives over padded images: `unfold_windows` (im2col) and `fold_windows` (col2im, its
+//! adjoint). Each is the other's gradient; convolution and `F.unfold`/`F.fold` are written over them.
+
+use crate::graph::op::{Op, Window};
+use crate::tensor::Tensor;
+use crate::util::error::{Error, Result};
+
+fn product(a: usize, b: usize) -> Result<usize> {
+    a.checked_mul(b).ok_or_else(|| Error::Runtime(format!("the window size {a}·{b} overflows")))
+}
+
+/// The span of image a window of `w` needs along dim d: (out − 1)·stride + dilation·(kernel − 1) + 1.
+pub fn span(w: &Window, d: usize) -> Result<usize> {
+    let steps = w.out[d].saturating_sub(1).checked_mul(w.stride[d]);
+    let reach = w.kernel[d].saturating_sub(1).checked_mul(w.dilation[d]);
+    steps
+        .zip(reach)
+        .and_then(|(a, b)| a.checked_add(b)?.checked_add(1))
+        .ok_or_else(|| Error::Runtime("the window's span overflows".into()))
+}
+
+/// `x` (N, C, H, W) as (N, C·KH·KW, OH·OW): every window of `w`, which must lie inside the image.
+pub fn unfold_windows(x: &Tensor, w: Window) -> Result<Tensor> {
+    let s = x.shape();
+    if s.len() != 4 || span(&w, 0)? > s[2] || span(&w, 1)? > s[3] {
+        return Err(Error::Runtime(format!("unfold: windows {w:?} do not fit an input of size {s:?}")));
+    }
+    let rows = product(s[1], product(w.kernel[0], w.kernel[1])?)?;
+    let shape = vec![s[0], rows, product(w.out[0], w.out[1])?];
+    Tensor::make(Op::Unfold(w), &[x], shape, x.dtype(), x.device())
+}
+
+/// `cols` (N, C·KH·KW, OH·OW) summed back into an (N, C, H, W) image of `size` (H, W): Unfold's adjoint.
+pub fn fold_windows(cols: &Tensor, w: Window, size: [usize; 2]) -> Result<Tensor> {
+    let s = cols.shape();
+    let k = product(w.kernel[0], w.kernel[1])?;
+    let l = product(w.out[0], w.out[1])?;
+    if s.len() != 3 || k == 0 || !s[1].is_multiple_of(k) || s[2] != l || span(&w, 0)? > size[0] || span(&w, 1)? > size[1] {
+        return Err(Error::Runtime(format!("fold: windows {w:?} into {size:?} do not match an input of size {s:?}")));
+    }
+    let shape = vec![s[0], s[1] / k, size[0], size[1]];
+    Tensor::make(Op::Fold(w), &[&cols.contiguous()?], shape, cols.dtype(), cols.device())
+}
