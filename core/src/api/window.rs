@@ -35,7 +35,13 @@ pub fn fold_windows(cols: &Tensor, w: Window, size: [usize; 2]) -> Result<Tensor
     let s = cols.shape();
     let k = product(w.kernel[0], w.kernel[1])?;
     let l = product(w.out[0], w.out[1])?;
-    if s.len() != 3 || k == 0 || !s[1].is_multiple_of(k) || s[2] != l || span(&w, 0)? > size[0] || span(&w, 1)? > size[1] {
+    if s.len() != 3
+        || k == 0
+        || !s[1].is_multiple_of(k)
+        || s[2] != l
+        || span(&w, 0)? > size[0]
+        || span(&w, 1)? > size[1]
+    {
         return Err(Error::Runtime(format!("fold: windows {w:?} into {size:?} do not match an input of size {s:?}")));
     }
     let shape = vec![s[0], s[1] / k, size[0], size[1]];

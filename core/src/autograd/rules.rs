@@ -330,6 +330,18 @@ fn view_grad(g: &Tensor, rel: &View, x: &Tensor) -> Result<Tensor> {
     if rel.offset == 0 && n == x.numel() && rel.reshape(&[n]).is_some_and(|v| v.strides == [1]) {
         return g.reshape(&shape);
     }
+    // A permutation of all of x (a transpose, as `linear` reads its weight): g's dims put back in x's memory order,
+    // one copy instead of zeros and an assignment.
+    if rel.offset == 0 && n == x.numel() {
+        let mut order: Vec<usize> = (0..rel.ndim()).collect();
+        order.sort_by_key(|&d| std::cmp::Reverse(rel.strides[d]));
+        let moving: Vec<usize> = order.iter().copied().filter(|&d| rel.shape[d] > 1).collect();
+        let sizes: Vec<usize> = moving.iter().map(|&d| rel.shape[d]).collect();
+        if moving.iter().map(|&d| rel.strides[d]).eq(View::contiguous(&sizes).strides) {
+            let perm: Vec<i64> = order.iter().map(|&d| d as i64).collect();
+            return g.permute(&perm)?.reshape(&shape);
+        }
+    }
     let zeros = Tensor::full(x.shape(), Scalar::Int(0), g.dtype(), g.device())?;
     let flat = zeros.reshape(&[x.numel() as i64])?;
     flat.assigned(View { shape: rel.shape.clone(), strides: rel.strides.clone(), offset: rel.offset }, &g)?

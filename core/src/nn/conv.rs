@@ -249,10 +249,11 @@ pub fn max_pool2d(
     };
     let xp = pad2d(x, pads, lowest)?;
     let win = Window { kernel, stride, dilation, out };
-    let stacked = tap_stack(&xp, &win)?; // (N, C, OH, OW, K)
-                                         // The first maximum of each window, then its value picked by it: the gradient goes to that tap alone, as torch's.
+    // The taps (N, C, OH, OW, K); the first maximum of each window, then its value picked by it: the gradient goes to
+    // that tap alone, as torch's.
+    let stacked = tap_stack(&xp, &win)?;
     let first = stacked.detach().argmax(Some(4), true)?; // (N, C, OH, OW, 1)
-    let values = gather_unchecked(&stacked, 4, &first)?.squeeze(Some(&[4]))?.to_dtype(x.dtype())?;
+    let values = gather_unchecked(&stacked, 4, &first)?.squeeze(Some(&[4]))?;
     if !return_indices {
         return Ok((values, None));
     }
