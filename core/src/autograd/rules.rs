@@ -25,6 +25,11 @@ fn keep(cond: &Tensor, g: &Tensor) -> Result<Tensor> {
     where_(cond, &t(g), &Operand::Scalar(Scalar::Int(0)))
 }
 
+/// 0 where `cond`, else `g` (`keep` of the negated condition, without computing it).
+fn drop_where(cond: &Tensor, g: &Tensor) -> Result<Tensor> {
+    where_(cond, &Operand::Scalar(Scalar::Int(0)), &t(g))
+}
+
 fn not_differentiable(f: &GradFn) -> Error {
     Error::Runtime(format!("{} has no gradient (its output is not floating point)", f.name()))
 }
@@ -45,7 +50,7 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
         Op::Where => {
             let c = f.saved_input(0)?;
             let ga = if need(1) { Some(keep(&c, g)?) } else { None };
-            let gb = if need(2) { Some(keep(&c.logical_not()?, g)?) } else { None };
+            let gb = if need(2) { Some(drop_where(&c, g)?) } else { None };
             Ok(vec![None, ga, gb])
         }
         Op::Reduce { op, axes } => one(reduce_grad(f, *op, *axes, g)),
@@ -206,8 +211,8 @@ fn binary_grad(f: &GradFn, b: BinaryOp, g: &Tensor, na: bool, nb: bool) -> Resul
                 BinaryOp::Maximum => (BinaryOp::Lt, BinaryOp::Gt),
                 _ => (BinaryOp::Gt, BinaryOp::Lt),
             };
-            let ga = if na { Some(keep(&binary(&t(&a), &t(&c), lose_a)?.logical_not()?, &shared)?) } else { None };
-            let gb = if nb { Some(keep(&binary(&t(&a), &t(&c), lose_b)?.logical_not()?, &shared)?) } else { None };
+            let ga = if na { Some(drop_where(&binary(&t(&a), &t(&c), lose_a)?, &shared)?) } else { None };
+            let gb = if nb { Some(drop_where(&binary(&t(&a), &t(&c), lose_b)?, &shared)?) } else { None };
             pair(ga, gb)
         }
         BinaryOp::Fmod => {

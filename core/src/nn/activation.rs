@@ -51,7 +51,7 @@ pub fn hardtanh(x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
     let bound = |v: f64| if x.dtype().is_float() { s(v) } else { Operand::Scalar(Scalar::Int(v as i64)) };
     let clamped = clamp_values(&x.detach(), Some(&bound(lo)), Some(&bound(hi)), false)?;
     let outside = binary(&t(&cmp(x, BinaryOp::Le, lo)?), &t(&cmp(x, BinaryOp::Ge, hi)?), BinaryOp::BitOr)?;
-    where_(&outside.logical_not()?, &t(x), &t(&clamped))
+    where_(&outside, &t(&clamped), &t(x))
 }
 
 pub fn relu6(x: &Tensor) -> Result<Tensor> {
