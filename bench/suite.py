@@ -4,9 +4,10 @@ as vkml throughput against torch's (CUDA where present, else the CPU). Wall cloc
 library's synchronize, no read-back; every iteration gets other inputs (two sets, alternated), so no result can be
 reused. Writes JSON and a markdown table.
 
-Run: `PYTHONPATH=.pyinstall python bench/suite.py [--size small|full] [--device vulkan:0] [--out DIR]` after
-`bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements, 4096**3 matmuls, batch 256), `small` the
-sampled form tools/test.sh runs. Speed goals are checked here, never by timed tests.
+Run: `PYTHONPATH=.pyinstall python bench/suite.py [--size small|full] [--device vulkan:0] [--out DIR]
+[--only CNN,sum]` after `bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements, 4096**3 matmuls, batch
+256), `small` the sampled form tools/test.sh runs; `--only` keeps the cases whose names contain one of its parts.
+Speed goals are checked here, never by timed tests.
 """
 
 import argparse
@@ -75,23 +76,34 @@ def pair(rng, shape, dtype=np.float32):
     return [rng.standard_normal(shape).astype(dtype) for _ in range(2)]
 
 
-def kernel_cases(size):
-    """(name, unit, amount per iteration, inputs, fn): amount is FLOPs for TFLOP/s, bytes moved for GB/s."""
+def kernel_cases(size, wanted=lambda name: True):
+    """(name, unit, amount per iteration, inputs, fn): amount is FLOPs for TFLOP/s, bytes moved for GB/s. Inputs are
+    drawn only for the cases `wanted` keeps."""
     n, elems, row, *_ = SIZES[size]
     rng = np.random.default_rng(0)
-    a, b = pair(rng, (n, n)), pair(rng, (n, n))
-    yield "f32 matmul", "TFLOP/s", 2 * n**3, (a, b), lambda x, y: x @ y
-    ah, bh = [v.astype(np.float16) for v in a], [v.astype(np.float16) for v in b]
-    yield "f16 matmul", "TFLOP/s", 2 * n**3, (ah, bh), lambda x, y: x @ y
-    x, y = pair(rng, (elems,)), pair(rng, (elems,))
-    yield "add", "GB/s", 3 * 4 * elems, (x, y), lambda p, q: p + q
-    # Issue #19's chain: five ops over the add's operands; fused it would move what the add moves.
-    yield "5-op chain", "GB/s", 3 * 4 * elems, (x, y), lambda p, q: ((p * q + 1).relu() - q).exp()
-    yield "sum of all", "GB/s", 4 * elems, (x,), lambda p: p.sum()
-    yield "mean of all", "GB/s", 4 * elems, (x,), lambda p: p.mean()
-    yield "amax of all", "GB/s", 4 * elems, (x,), lambda p: p.amax()
-    rows = pair(rng, (elems // row, row))
-    yield "softmax over rows", "GB/s", 2 * 4 * elems, (rows,), lambda p: p.softmax(-1)
+    if wanted("f32 matmul") or wanted("f16 matmul"):
+        a, b = pair(rng, (n, n)), pair(rng, (n, n))
+        if wanted("f32 matmul"):
+            yield "f32 matmul", "TFLOP/s", 2 * n**3, (a, b), lambda x, y: x @ y
+        if wanted("f16 matmul"):
+            ah, bh = [v.astype(np.float16) for v in a], [v.astype(np.float16) for v in b]
+            yield "f16 matmul", "TFLOP/s", 2 * n**3, (ah, bh), lambda x, y: x @ y
+    elementwise = [
+        ("add", 3, lambda p, q: p + q),
+        # Issue #19's chain: five ops over the add's operands; fused it would move what the add moves.
+        ("5-op chain", 3, lambda p, q: ((p * q + 1).relu() - q).exp()),
+        ("sum of all", 1, lambda p: p.sum()),
+        ("mean of all", 1, lambda p: p.mean()),
+        ("amax of all", 1, lambda p: p.amax()),
+    ]
+    if any(wanted(name) for name, _, _ in elementwise):
+        x, y = pair(rng, (elems,)), pair(rng, (elems,))
+        for name, words, fn in elementwise:
+            if wanted(name):
+                yield name, "GB/s", words * 4 * elems, (x, y)[: fn.__code__.co_argcount], fn
+    if wanted("softmax over rows"):
+        rows = pair(rng, (elems // row, row))
+        yield "softmax over rows", "GB/s", 2 * 4 * elems, (rows,), lambda p: p.softmax(-1)
 
 
 def run_kernel(lib, inputs, fn, iters):
@@ -191,7 +203,12 @@ def main() -> None:
     p.add_argument("--warm-runs", type=int, default=1, help="warm-up steps per case before the timed warm-up")
     p.add_argument("--out", type=Path, default=Path("tests/out/bench"), help="folder for suite.json and suite.md")
     p.add_argument("--profile", action="store_true", help="also write the profiler's table of a CNN step (cnn.txt)")
+    p.add_argument("--only", help="comma-separated parts of case names: run only the cases that contain one")
     args = p.parse_args()
+
+    def wanted(name):
+        return not args.only or any(part.lower() in name.lower() for part in args.only.split(","))
+
     # Issue #18 compares plain float32 arithmetic: no TF32 in torch's products or convolutions, no reduced-precision
     # float16 accumulation.
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -217,14 +234,16 @@ def main() -> None:
         rows.append({"case": name, "unit": unit, "vkml": ours_v, "torch": theirs_v, "vkml_share": share})
         print(f"{name:28s} vkml {ours_v:10.3f} {unit:8s} torch {theirs_v:10.3f} {unit:8s} ({share:6.1%} of torch)")
 
-    for name, unit, amount, inputs, fn in kernel_cases(args.size):
+    for name, unit, amount, inputs, fn in kernel_cases(args.size, wanted):
         record(name, unit, amount, *(run_kernel(lib, inputs, fn, iters) for lib in (ours, theirs)))
-    record(f"CNN Adam step, batch {batch}", "ms", 0, *(
-        run_train(lib, cnn, (batch, 1, 28, 28), iters) for lib in (ours, theirs)))  # fmt: skip
+    steps = [(f"CNN Adam step, batch {batch}", lambda lib: run_train(lib, cnn, (batch, 1, 28, 28), iters))]
     for b in mlp_batches:
-        record(f"MLP train step, batch {b}", "ms", 0, *(run_train(lib, mlp, (b, 784), iters) for lib in (ours, theirs)))
-    record("host cost of one op", "ms", 0, *(run_host(lib, iters) for lib in (ours, theirs)))
-    record("1,000 in-place adds, per add", "ms", 0, *(run_inplace(lib, iters) for lib in (ours, theirs)))
+        steps += [(f"MLP train step, batch {b}", lambda lib, b=b: run_train(lib, mlp, (b, 784), iters))]
+    steps += [("host cost of one op", lambda lib: run_host(lib, iters))]
+    steps += [("1,000 in-place adds, per add", lambda lib: run_inplace(lib, iters))]
+    for name, run in steps:
+        if wanted(name):
+            record(name, "ms", 0, run(ours), run(theirs))
     if args.profile:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "cnn.txt").write_text(profile_cnn(ours, batch))

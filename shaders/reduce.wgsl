@@ -4,6 +4,7 @@
 // is the same on every run (no atomics). A float product is kept as a mantissa and a power of two (`Scaled`), so
 // factors far apart (1e20, 1e20, 1e-20, 1e-20) never overflow or underflow before the end, in any order.
 // @inputs a
+// @uses order
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 
@@ -99,23 +100,6 @@ fn scaled_value(s: Scaled) -> f32 {
         return (s.m * 2.0) * pow2(s.e - 1); // exact: a normal result
     }
     return s.m * pow2(s.e); // a subnormal result, rounded once (GPUs may flush it)
-}
-
-// Does (v, i) beat (w, j) for max/argmax (min/argmin when `lo`)? NaN wins; ties go to the lower index.
-fn beats_f(v: f32, i: u32, w: f32, j: u32, lo: bool) -> bool {
-    let vn = is_nan(v);
-    let wn = is_nan(w);
-    if (vn || wn) {
-        return vn && (!wn || i < j);
-    }
-    let better = select(fkey(v) > fkey(w), fkey(v) < fkey(w), lo);
-    return better || (fkey(v) == fkey(w) && i < j);
-}
-
-fn beats_i(v: vec2<u32>, i: u32, w: vec2<u32>, j: u32, lo: bool) -> bool {
-    let c = cmp64(v, w);
-    let better = select(c > 0, c < 0, lo);
-    return better || (c == 0 && i < j);
 }
 
 fn is_lo() -> bool {

@@ -1,8 +1,12 @@
-// col2im, `Op::Fold` (backend-vulkan/src/window.rs): each element (n, c, h, w) of the image adds the block elements
-// that unfold reads it into, in tap order (i, then j) from zero, as the CPU does: every device adds the same terms in
-// the same order, with no atomics. info.shape is the image (N, C, H, W); input a's strides view the source as
-// (N, C, KH, KW, OH, OW); extra is (KH, KW, OH, OW), extra2 (stride h, stride w, dilation h, dilation w).
-// @inputs a
+// Window ops over images (backend-vulkan/src/window.rs), each output element computed alone, with no atomics, in the
+// CPU's order: op 0, col2im (`Op::Fold`): each image element (n, c, h, w) adds the block elements that unfold reads it
+// into, in tap order (i, then j) from zero; input a's strides view the source as (N, C, KH, KW, OH, OW). Op 1, max
+// pooling (`Op::MaxPool`): each window's first maximum (as argmax) of image a, output (N, C, OH, OW). Op 2, its
+// gradient (`Op::MaxPoolGrad`): each element of image a adds, in tap order, the gradient b (N, C, OH, OW) of every
+// window whose first maximum it is. extra is (KH, KW, OH, OW), extra2 (stride h, stride w, dilation h, dilation w);
+// info.shape is the output.
+// @inputs a b
+// @uses order
 // @driver bits
 
 // The block along spatial dim d whose tap t reads image coordinate x, or -1 where none does.
@@ -19,11 +23,81 @@ fn block(x: u32, t: u32, d: u32) -> i32 {
     return i32(q / s);
 }
 
-fn elem(e: u32) -> vec2<u32> {
+// Element e of the (N, C, ·, ·) output as (plane, row, column), and input k's offset of that plane.
+fn plane_at(k: u32, plane: u32) -> i32 {
+    return i32(info.offset[k]) + i32(plane / dim(1u)) * stride(k, 0u) + i32(plane % dim(1u)) * stride(k, 1u);
+}
+
+// The image element of input a in plane `base` that tap t of window (r, q) reads.
+fn tap_at(base: i32, r: u32, q: u32, t: u32) -> u32 {
+    let y = r * info.extra2.x + (t / info.extra.y) * info.extra2.z;
+    let x = q * info.extra2.y + (t % info.extra.y) * info.extra2.w;
+    return u32(base + i32(y) * stride(0u, 2u) + i32(x) * stride(0u, 3u));
+}
+
+// The tap of window (r, q) that holds its first maximum.
+fn first_max(base: i32, r: u32, q: u32) -> u32 {
+    let dt = info.in_dtype.x;
+    let taps = info.extra.x * info.extra.y;
+    var best = 0u;
+    var bf = a_f32_at(tap_at(base, r, q, 0u), dt);
+    var bi = a_i64_at(tap_at(base, r, q, 0u), dt);
+    for (var t = 1u; t < taps; t = t + 1u) {
+        let at = tap_at(base, r, q, t);
+        if (is_float(dt)) {
+            let v = a_f32_at(at, dt);
+            if (beats_f(v, t, bf, best, false)) {
+                best = t;
+                bf = v;
+            }
+        } else {
+            let v = a_i64_at(at, dt);
+            if (beats_i(v, t, bi, best, false)) {
+                best = t;
+                bi = v;
+            }
+        }
+    }
+    return best;
+}
+
+fn pooled(e: u32) -> vec2<u32> {
+    let q = e % dim(3u);
+    let r = (e / dim(3u)) % dim(2u);
+    let base = plane_at(0u, e / (dim(3u) * dim(2u)));
+    return a_bits_at(tap_at(base, r, q, first_max(base, r, q)), info.out_dtype);
+}
+
+fn pool_grad(e: u32) -> vec2<u32> {
     let x = e % dim(3u);
     let y = (e / dim(3u)) % dim(2u);
     let plane = e / (dim(3u) * dim(2u));
-    let base = i32(info.offset[0]) + i32(plane / dim(1u)) * stride(0u, 0u) + i32(plane % dim(1u)) * stride(0u, 1u);
+    let base = plane_at(0u, plane);
+    let gbase = plane_at(1u, plane);
+    var acc = 0.0;
+    for (var i = 0u; i < info.extra.x; i = i + 1u) {
+        let r = block(y, i, 0u);
+        if (r < 0) {
+            continue;
+        }
+        for (var j = 0u; j < info.extra.y; j = j + 1u) {
+            let q = block(x, j, 1u);
+            if (q < 0 || first_max(base, u32(r), u32(q)) != i * info.extra.y + j) {
+                continue;
+            }
+            acc = acc + b_f32_at(u32(gbase + r * stride(1u, 2u) + q * stride(1u, 3u)), info.in_dtype.y);
+        }
+    }
+    if (is_half(info.out_dtype)) {
+        return vec2<u32>(narrow(info.out_dtype, acc), 0u);
+    }
+    return vec2<u32>(bitcast<u32>(acc), 0u);
+}
+
+fn folded(e: u32) -> vec2<u32> {
+    let x = e % dim(3u);
+    let y = (e / dim(3u)) % dim(2u);
+    let base = plane_at(0u, e / (dim(3u) * dim(2u)));
     let dt = info.out_dtype;
     var acc = 0.0;
     var count = vec2<u32>(0u, 0u);
@@ -53,4 +127,12 @@ fn elem(e: u32) -> vec2<u32> {
         return vec2<u32>(narrow(dt, acc), 0u);
     }
     return vec2<u32>(bitcast<u32>(acc), 0u);
+}
+
+fn elem(e: u32) -> vec2<u32> {
+    switch info.op {
+        case 0u: { return folded(e); }
+        case 1u: { return pooled(e); }
+        default: { return pool_grad(e); }
+    }
 }

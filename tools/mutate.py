@@ -78,6 +78,7 @@ FAMILY_TESTS = {
     "sort": ["argsort_"],
     "scan": ["scans_"],
     "softmax": ["softmax_"],
+    "window": ["unfold_and_fold", "max_pool_and"],
 }
 # CPU kernel files and the families whose tests use them as the oracle (lib.rs is plumbing, not a kernel).
 CPU_KERNELS = {
@@ -92,6 +93,7 @@ CPU_KERNELS = {
     "sort.rs": ["sort"],
     "scan.rs": ["scan"],
     "softmax.rs": ["softmax"],
+    "window.rs": ["window"],
     "values.rs": FAMILIES,
 }
 

@@ -7,6 +7,7 @@ mod cast;
 mod create;
 mod fused;
 mod gemm;
+mod heap;
 mod index;
 mod matmul;
 mod movement;
@@ -75,6 +76,7 @@ impl CpuBackend {
     }
 
     fn with(reference: bool) -> CpuBackend {
+        heap::keep_freed_memory();
         CpuBackend {
             info: DeviceInfo {
                 label: if reference { "cpu:reference" } else { "cpu" }.into(),
@@ -129,6 +131,8 @@ fn run_one(k: &Kernel, fast: bool) -> Result<Vec<u8>> {
         Op::Softmax { log } => softmax::softmax(ins[0], *log, out),
         Op::Unfold(w) => window::unfold(ins[0], w),
         Op::Fold(w) => window::fold(ins[0], w, &k.shape, out),
+        Op::MaxPool(w) => window::max_pool(ins[0], w),
+        Op::MaxPoolGrad(w) => window::max_pool_grad(ins[0], ins[1], w, out),
     })
 }
 

@@ -9,6 +9,9 @@ use vkml_core::graph::op::Window;
 use crate::movement::copy;
 use crate::values::{class, encode, gather, Values};
 
+#[cfg(not(target_arch = "wasm32"))]
+use rayon::prelude::*;
+
 type In<'a> = (&'a [u8], DType, &'a View);
 
 pub fn unfold((bytes, dtype, view): In, w: &Window) -> Vec<u8> {
@@ -47,6 +50,108 @@ pub fn fold((bytes, dtype, view): In, w: &Window, shape: &[usize], out: DType) -
         Values::F32(v) => Values::F32(add_into!(v, 0.0f32, |a: f32, x: f32| a + x)),
         Values::F64(v) => Values::F64(add_into!(v, 0.0f64, |a: f64, x: f64| a + x)),
         Values::I64(v) => Values::I64(add_into!(v, 0i64, |a: i64, x: i64| a.wrapping_add(x))),
+    };
+    encode(&sum, out)
+}
+
+/// Offsets of a window's taps (row-major i, j) and of the windows (row-major oh, ow) from a plane's first element,
+/// for an image with row stride `rs` and column stride `cs`.
+fn offsets(w: &Window, rs: isize, cs: isize) -> (Vec<isize>, Vec<isize>) {
+    let at = move |y: usize, x: usize| y as isize * rs + x as isize * cs;
+    let taps = (0..w.kernel[0]).flat_map(|i| (0..w.kernel[1]).map(move |j| at(i * w.dilation[0], j * w.dilation[1])));
+    let wins = (0..w.out[0]).flat_map(|r| (0..w.out[1]).map(move |q| at(r * w.stride[0], q * w.stride[1])));
+    (taps.collect(), wins.collect())
+}
+
+/// For each window of each plane, in row-major (plane, oh, ow) order, the tap of its first maximum: the first NaN,
+/// else the first of the largest, as argmax picks. `image` holds the planes in row-major (plane, h, w) order.
+fn first_max<T: Copy + PartialOrd + Send + Sync>(
+    image: &[T],
+    nan: fn(T) -> bool,
+    size: [usize; 2],
+    w: &Window,
+) -> Vec<usize> {
+    let (taps, wins) = offsets(w, size[1] as isize, 1);
+    let plane_len = size[0] * size[1];
+    let mut out = vec![0usize; image.len() / plane_len.max(1) * wins.len()];
+    if plane_len == 0 || wins.is_empty() {
+        return out;
+    }
+    let pick = |(plane, dst): (&[T], &mut [usize])| {
+        for (d, &base) in dst.iter_mut().zip(&wins) {
+            let (mut best, mut b) = (0, plane[base as usize]);
+            for (t, &o) in taps.iter().enumerate().skip(1) {
+                let v = plane[(base + o) as usize];
+                if !nan(b) && (nan(v) || v > b) {
+                    (best, b) = (t, v);
+                }
+            }
+            *d = best;
+        }
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    image.par_chunks_exact(plane_len).zip(out.par_chunks_mut(wins.len())).for_each(pick);
+    #[cfg(target_arch = "wasm32")]
+    image.chunks_exact(plane_len).zip(out.chunks_mut(wins.len())).for_each(pick);
+    out
+}
+
+/// `first_max` of the image view, compared in its own class.
+fn winners(image: In, w: &Window) -> Vec<usize> {
+    let size = [image.2.shape[2], image.2.shape[3]];
+    match gather(image.0, image.1, image.2, class(image.1)) {
+        Values::F32(v) => first_max(&v, f32::is_nan, size, w),
+        Values::F64(v) => first_max(&v, f64::is_nan, size, w),
+        Values::I64(v) => first_max(&v, |_| false, size, w),
+    }
+}
+
+/// Each window's first maximum, its bits copied from the image: output (N, C, OH, OW).
+pub fn max_pool(image: In, w: &Window) -> Vec<u8> {
+    let (bytes, dtype, view) = image;
+    let (width, s) = (dtype.itemsize(), &view.strides);
+    let (taps, wins) = offsets(w, s[2], s[3]);
+    let channels = view.shape[1].max(1);
+    let mut out = Vec::with_capacity(view.shape[0] * view.shape[1] * wins.len() * width);
+    if wins.is_empty() {
+        return out;
+    }
+    for (plane, picks) in winners(image, w).chunks_exact(wins.len()).enumerate() {
+        let base = view.offset as isize + (plane / channels) as isize * s[0] + (plane % channels) as isize * s[1];
+        for (&t, &o) in picks.iter().zip(&wins) {
+            let at = (base + o + taps[t]) as usize * width;
+            out.extend_from_slice(&bytes[at..at + width]);
+        }
+    }
+    out
+}
+
+/// The image's gradient (N, C, H, W) from the pooled output's gradient `g`: each element adds, from zero, the
+/// gradient of every window whose first maximum it is. Windows are walked last to first, so each element receives
+/// them in tap order (i, then j), the order in which the shader adds them.
+pub fn max_pool_grad(image: In, g: In, w: &Window, out: DType) -> Vec<u8> {
+    let win = winners(image, w);
+    let shape = &image.2.shape;
+    let (taps, wins) = offsets(w, shape[3] as isize, 1);
+    let plane_len = shape[2] * shape[3];
+    macro_rules! add_into {
+        ($g:expr, $zero:expr) => {{
+            let mut acc = vec![$zero; shape[0] * shape[1] * plane_len];
+            if plane_len > 0 && !wins.is_empty() {
+                let per_plane = acc.chunks_exact_mut(plane_len).zip($g.chunks_exact(wins.len()));
+                for ((plane, gs), picks) in per_plane.zip(win.chunks_exact(wins.len())) {
+                    for k in (0..wins.len()).rev() {
+                        plane[(wins[k] + taps[picks[k]]) as usize] += gs[k];
+                    }
+                }
+            }
+            acc
+        }};
+    }
+    let sum = match gather(g.0, g.1, g.2, class(out)) {
+        Values::F32(v) => Values::F32(add_into!(v, 0.0f32)),
+        Values::F64(v) => Values::F64(add_into!(v, 0.0f64)),
+        Values::I64(v) => Values::I64(add_into!(v, 0i64)),
     };
     encode(&sum, out)
 }

@@ -282,6 +282,8 @@ impl VulkanBackend {
             Op::Softmax { log } => softmax::softmax(k, *log),
             Op::Unfold(w) => window::unfold(k, w),
             Op::Fold(w) => window::fold(k, w),
+            Op::MaxPool(w) => window::max_pool(k, w, false),
+            Op::MaxPoolGrad(w) => window::max_pool(k, w, true),
             Op::Reduce { op, axes } => reduce::reduce(k, *op, *axes),
             Op::Matmul => matmul::matmul(
                 k,

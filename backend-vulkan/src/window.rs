@@ -1,5 +1,6 @@
 //! The sliding-window primitives: unfold (im2col) is a copy of the image's block view (shaders/movement.wgsl);
-//! fold (col2im) gathers each image element's taps (shaders/window.wgsl).
+//! fold (col2im), max pooling and its gradient compute each output element from its taps (shaders/window.wgsl, whose
+//! op codes these are).
 
 use vkml_core::backend::Kernel;
 use vkml_core::base::dtype::DType;
@@ -16,22 +17,47 @@ pub fn unfold(k: &Kernel, w: &Window) -> Result<Launch> {
     copy_view(k.out.dtype, &a.buffer, &w.blocks(&a.view))
 }
 
+/// Op 0: the source (N, C·KH·KW, OH·OW) read as (N, C, KH, KW, OH, OW).
 pub fn fold(k: &Kernel, w: &Window) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("fold without input".into()))?;
     let (t, [kh, kw], [oh, ow]) = (&a.view.strides, w.kernel, w.out);
-    // The source (N, C·KH·KW, OH·OW) split into (N, C, KH, KW, OH, OW).
     let rows = t[1];
     let split = View {
         shape: vec![k.shape[0], k.shape[1], kh, kw, oh, ow],
         strides: vec![t[0], rows * (kh * kw) as isize, rows * kw as isize, rows, t[2] * ow as isize, t[2]],
         offset: a.view.offset,
     };
-    let mut meta = Meta { out_dtype: code(k.out.dtype), ..Default::default() };
+    launch(k, w, 0, &[(a.buffer.dtype, &split)], vec![a.buffer.clone(), a.buffer.clone()])
+}
+
+/// Op 1 over the padded image (arg 0); op 2 also reads the pooled output's gradient (arg 1).
+pub fn max_pool(k: &Kernel, w: &Window, grad: bool) -> Result<Launch> {
+    let views: Vec<_> = k.args.iter().map(|a| (a.buffer.dtype, &a.view)).collect();
+    let mut inputs: Vec<_> = k.args.iter().map(|a| a.buffer.clone()).collect();
+    match (grad, inputs.len()) {
+        (false, 1) => inputs.push(inputs[0].clone()),
+        (true, 2) => {}
+        _ => return Err(Error::Backend("max pooling with the wrong inputs".into())),
+    }
+    launch(k, w, if grad { 2 } else { 1 }, &views, inputs)
+}
+
+fn launch(
+    k: &Kernel,
+    w: &Window,
+    op: u32,
+    views: &[(DType, &View)],
+    inputs: Vec<vkml_core::base::buffer::Buffer>,
+) -> Result<Launch> {
+    let mut meta = Meta { op, out_dtype: code(k.out.dtype), ..Default::default() };
     meta.set_shape(&k.shape)?;
     meta.n = to_u32(k.out.len)?;
-    meta.set_input(0, a.buffer.dtype, &split)?;
+    for (i, (dtype, view)) in views.iter().enumerate() {
+        meta.set_input(i, *dtype, view)?;
+    }
+    let ([kh, kw], [oh, ow]) = (w.kernel, w.out);
     meta.extra = [to_u32(kh)?, to_u32(kw)?, to_u32(oh)?, to_u32(ow)?];
     meta.extra2 = [to_u32(w.stride[0])?, to_u32(w.stride[1])?, to_u32(w.dilation[0])?, to_u32(w.dilation[1])?];
     let slots = if matches!(k.out.dtype, DType::F16 | DType::BF16) { k.out.len.div_ceil(2) } else { k.out.len };
-    Ok(Launch { family: "window", meta, inputs: vec![a.buffer.clone()], groups: slots_grid(slots) })
+    Ok(Launch { family: "window", meta, inputs, groups: slots_grid(slots) })
 }

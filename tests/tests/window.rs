@@ -1,25 +1,26 @@
-//! Unfold and fold (im2col and col2im) on the fast CPU and Vulkan (full and floor) against the CPU oracle: every
-//! dtype, strided sources, stride, dilation, overlapping and uncovered image elements — bit for bit, since fold adds
-//! each element's taps in one order on every device.
+//! Unfold, fold (im2col and col2im), max pooling and its gradient on the fast CPU and Vulkan (full and floor) against
+//! the CPU oracle: every dtype, strided sources, stride, dilation, overlapping and uncovered image elements, ties and
+//! NaN in windows — bit for bit, since each output adds its terms in one order on every device.
 
-use vkml_core::api::window::{fold_windows, unfold_windows};
+use vkml_core::api::window::{fold_windows, max_pool_grad, max_pool_windows, unfold_windows};
 use vkml_core::base::dtype::DType;
+use vkml_core::graph::op::UnaryOp;
 use vkml_core::graph::op::Window;
 use vkml_core::Result;
 use vkml_tests::{random_f32, same};
 
-/// (kernel, stride, dilation, out) beside the image (H, W) they fit.
-const CASES: [([usize; 2], [usize; 2], [usize; 2], [usize; 2], [usize; 2]); 4] = [
-    ([3, 3], [1, 1], [1, 1], [5, 6], [7, 8]),
-    ([2, 3], [2, 1], [1, 2], [3, 4], [7, 8]),
-    ([1, 1], [2, 3], [1, 1], [4, 3], [8, 9]),
-    ([3, 2], [1, 2], [2, 1], [2, 3], [6, 7]),
+/// Windows beside the image (H, W) they fit.
+const CASES: [(Window, [usize; 2]); 4] = [
+    (Window { kernel: [3, 3], stride: [1, 1], dilation: [1, 1], out: [5, 6] }, [7, 8]),
+    (Window { kernel: [2, 3], stride: [2, 1], dilation: [1, 2], out: [3, 4] }, [7, 8]),
+    (Window { kernel: [1, 1], stride: [2, 3], dilation: [1, 1], out: [4, 3] }, [8, 9]),
+    (Window { kernel: [3, 2], stride: [1, 2], dilation: [2, 1], out: [2, 3] }, [6, 7]),
 ];
 
 #[test]
 fn unfold_and_fold_match_the_oracle() -> Result<()> {
-    for (c, (kernel, stride, dilation, out, size)) in CASES.into_iter().enumerate() {
-        let w = Window { kernel, stride, dilation, out };
+    for (c, (w, size)) in CASES.into_iter().enumerate() {
+        let (kernel, out) = (w.kernel, w.out);
         for dtype in [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64, DType::Bool] {
             // A transposed image: the unfold reads through strides.
             same(c as u64, |g, dev| {
@@ -38,4 +39,36 @@ fn unfold_and_fold_match_the_oracle() -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[test]
+fn max_pool_and_its_gradient_match_the_oracle() -> Result<()> {
+    for (c, (w, size)) in CASES.into_iter().enumerate() {
+        let out = w.out;
+        for dtype in [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64] {
+            // Rounded values tie often; a transposed image.
+            same(20 + c as u64, |g, dev| {
+                let x = random_f32(g, &[2, 3, size[1], size[0]], -3.0, 3.0, dev)?.unary(UnaryOp::Round)?;
+                max_pool_windows(&x.to_dtype(dtype)?.transpose(2, 3)?, w)
+            })?;
+        }
+        for dtype in [DType::F32, DType::F16, DType::BF16] {
+            same(30 + c as u64, |g, dev| {
+                let x = random_f32(g, &[2, 3, size[0], size[1]], -3.0, 3.0, dev)?.unary(UnaryOp::Round)?;
+                let grad = random_f32(g, &[2, 3, out[0], out[1]], -9.0, 9.0, dev)?.to_dtype(dtype)?;
+                max_pool_grad(&x.to_dtype(dtype)?, &grad, w)
+            })?;
+        }
+    }
+    // A NaN wins its window (the first one where two are), and a window of one value.
+    same(40, |_, dev| {
+        let v = [1.0, f32::NAN, 2.0, f32::NAN, -0.0, 0.0, 5.0, 5.0, 3.0];
+        let x = vkml_tests::from_f32(&v, &[1, 1, 3, 3], dev)?;
+        let w = Window { kernel: [2, 2], stride: [1, 1], dilation: [1, 1], out: [2, 2] };
+        let g = vkml_tests::from_f32(&[1.0, 2.0, 4.0, 8.0], &[1, 1, 2, 2], dev)?;
+        vkml_core::api::join::cat(
+            &[max_pool_windows(&x, w)?.reshape(&[4])?, max_pool_grad(&x, &g, w)?.reshape(&[9])?],
+            0,
+        )
+    })
 }

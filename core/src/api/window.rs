@@ -1,5 +1,6 @@
 //! The sliding-window primitives over padded images: `unfold_windows` (im2col) and `fold_windows` (col2im, its
-//! adjoint). Each is the other's gradient; convolution and `F.unfold`/`F.fold` are written over them.
+//! adjoint), each the other's gradient, which convolution and `F.unfold`/`F.fold` are written over; and max pooling
+//! with its gradient.
 
 use crate::graph::op::{Op, Window};
 use crate::tensor::Tensor;
@@ -46,4 +47,19 @@ pub fn fold_windows(cols: &Tensor, w: Window, size: [usize; 2]) -> Result<Tensor
     }
     let shape = vec![s[0], s[1] / k, size[0], size[1]];
     Tensor::make(Op::Fold(w), &[&cols.contiguous()?], shape, cols.dtype(), cols.device())
+}
+
+/// The first maximum of every window of `w` over the padded image `x` (N, C, H, W): (N, C, OH, OW).
+pub fn max_pool_windows(x: &Tensor, w: Window) -> Result<Tensor> {
+    let s = x.shape();
+    if s.len() != 4 || span(&w, 0)? > s[2] || span(&w, 1)? > s[3] {
+        return Err(Error::Runtime(format!("max_pool2d: windows {w:?} do not fit an input of size {s:?}")));
+    }
+    Tensor::make(Op::MaxPool(w), &[x], vec![s[0], s[1], w.out[0], w.out[1]], x.dtype(), x.device())
+}
+
+/// The gradient of `max_pool_windows(x, w)` for the gradient `g` of its output: `g` routed to each window's first
+/// maximum, in `g`'s dtype.
+pub fn max_pool_grad(x: &Tensor, g: &Tensor, w: Window) -> Result<Tensor> {
+    Tensor::make(Op::MaxPoolGrad(w), &[x, g], x.shape().to_vec(), g.dtype(), x.device())
 }

@@ -6,7 +6,7 @@ use std::f64::consts::{FRAC_2_SQRT_PI, LN_2, PI};
 use crate::api::elementwise::{binary, div, mul, plus, scale, t, where_};
 use crate::api::gather::{gather_unchecked, scatter_unchecked};
 use crate::api::scan::{cumprod_grad, cumsum, exclusive_products};
-use crate::api::window::{fold_windows, unfold_windows};
+use crate::api::window::{fold_windows, max_pool_grad, unfold_windows};
 use crate::api::Tensor;
 use crate::base::dtype::opmath;
 use crate::base::scalar::Scalar;
@@ -91,6 +91,10 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
             one(fold_windows(g, *w, [s[2], s[3]]))
         }
         Op::Fold(w) => one(unfold_windows(g, *w)),
+        Op::MaxPool(w) => one(max_pool_grad(&f.saved_input(0)?, g, *w)),
+        Op::MaxPoolGrad(_) => {
+            Err(Error::Unsupported("the gradient of max_pool2d's gradient (double backward) is not implemented".into()))
+        }
         // Built under no_grad by the optimizers; `fused` refuses inputs that record history.
         Op::Fused(_) => Err(not_differentiable(f)),
         Op::Assign { view } => {

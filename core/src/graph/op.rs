@@ -292,6 +292,13 @@ pub enum Op {
     /// sum of the source elements Unfold would read it into, added in tap order (i, then j) from zero, in f32 for
     /// 16-bit floats and exactly for integers, so every device gives the same bytes.
     Fold(Window),
+    /// Max pooling of the padded image source (N, C, H, W) to (N, C, OH, OW): each window's first maximum, as
+    /// argmax picks it (the first NaN, else the first of the largest), its bits moved.
+    MaxPool(Window),
+    /// MaxPool's input gradient: sources the padded image and the gradient (N, C, OH, OW) of the pooled output; each
+    /// image element adds, in tap order from zero, the gradient of every window whose first maximum it is (in f32 for
+    /// 16-bit floats, rounded once).
+    MaxPoolGrad(Window),
 }
 
 impl Op {
@@ -321,6 +328,8 @@ impl Op {
             Op::Softmax { log: true } => "log_softmax",
             Op::Unfold(_) => "unfold",
             Op::Fold(_) => "fold",
+            Op::MaxPool(_) => "max_pool2d",
+            Op::MaxPoolGrad(_) => "max_pool2d_backward",
         }
     }
 }

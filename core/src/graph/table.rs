@@ -687,7 +687,7 @@ rows! { REST:
         reason: "conv2d over a height of 1: f32 accumulation of C/groups·K products plus the bias, within \
                  γ(K + 1)·(Σ|x||w| + |b|) for any summation order",
     }, NO_F64_NO_INT;
-    "max_pool2d": Reduce    : false : Same      : EXACT_CMP, NO_F64;
+    "max_pool2d": Reduce    : true  : Same      : EXACT_CMP, NO_F64;
     "avg_pool2d": Reduce    : false : Same      : SUM, AVG_POOL;
     "adaptive_avg_pool2d": Reduce : false : Same : SUM, NO_F64;
     "dropout"   : Unary     : false : Same      : Tolerance::Exact {

@@ -4,7 +4,7 @@
 
 use crate::api::elementwise::binary;
 use crate::api::gather::gather_unchecked;
-use crate::api::window::unfold_windows;
+use crate::api::window::{max_pool_windows, unfold_windows};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::base::view::View;
@@ -249,15 +249,15 @@ pub fn max_pool2d(
     };
     let xp = pad2d(x, pads, lowest)?;
     let win = Window { kernel, stride, dilation, out };
-    // The taps (N, C, OH, OW, K); the first maximum of each window, then its value picked by it: the gradient goes to
-    // that tap alone, as torch's.
-    let stacked = tap_stack(&xp, &win)?;
-    let first = stacked.detach().argmax(Some(4), true)?; // (N, C, OH, OW, 1)
-    let values = gather_unchecked(&stacked, 4, &first)?.squeeze(Some(&[4]))?;
+    // Each window's first maximum; its gradient goes to that tap alone, as torch's.
+    let values = max_pool_windows(&xp, win)?;
     if !return_indices {
         return Ok((values, None));
     }
-    // Flat input index of each window's tap k: (oh·sh − ph + i·dh)·W + (ow·sw − pw + j·dw).
+    // The taps (N, C, OH, OW, K) and the first maximum's tap in each (argmax picks the same one).
+    let stacked = tap_stack(&xp.detach(), &win)?;
+    let first = stacked.argmax(Some(4), true)?; // (N, C, OH, OW, 1)
+                                                // Flat input index of each window's tap k: (oh·sh − ph + i·dh)·W + (ow·sw − pw + j·dw).
     let offsets: Vec<i64> = (0..kernel[0])
         .flat_map(|i| (0..kernel[1]).map(move |j| ((i * dilation[0]) * w + j * dilation[1]) as i64))
         .collect();
