@@ -65,12 +65,7 @@ fn offsets(w: &Window, rs: isize, cs: isize) -> (Vec<isize>, Vec<isize>) {
 
 /// For each window of each plane, in row-major (plane, oh, ow) order, the tap of its first maximum: the first NaN,
 /// else the first of the largest, as argmax picks. `image` holds the planes in row-major (plane, h, w) order.
-fn first_max<T: Copy + PartialOrd + Send + Sync>(
-    image: &[T],
-    nan: fn(T) -> bool,
-    size: [usize; 2],
-    w: &Window,
-) -> Vec<usize> {
+fn first_max<T: Beats>(image: &[T], size: [usize; 2], w: &Window) -> Vec<usize> {
     let (taps, wins) = offsets(w, size[1] as isize, 1);
     let plane_len = size[0] * size[1];
     let mut out = vec![0usize; image.len() / plane_len.max(1) * wins.len()];
@@ -82,9 +77,9 @@ fn first_max<T: Copy + PartialOrd + Send + Sync>(
             let (mut best, mut b) = (0, plane[base as usize]);
             for (t, &o) in taps.iter().enumerate().skip(1) {
                 let v = plane[(base + o) as usize];
-                if !nan(b) && (nan(v) || v > b) {
-                    (best, b) = (t, v);
-                }
+                // Selects by index, not by branch: which tap wins is a coin toss on real data.
+                let take = v.beats(b) as usize;
+                (best, b) = ([best, t][take], [b, v][take]);
             }
             *d = best;
         }
@@ -96,13 +91,39 @@ fn first_max<T: Copy + PartialOrd + Send + Sync>(
     out
 }
 
+/// A later candidate that replaces the best so far: a NaN over a number, a larger number over a smaller one.
+trait Beats: Copy + Send + Sync {
+    fn beats(self, best: Self) -> bool;
+}
+
+macro_rules! float_beats {
+    ($t:ty) => {
+        impl Beats for $t {
+            #[inline(always)]
+            #[allow(clippy::eq_op)] // x != x: NaN, written out so the loop inlines it
+            fn beats(self, best: $t) -> bool {
+                best == best && (self != self || self > best)
+            }
+        }
+    };
+}
+float_beats!(f32);
+float_beats!(f64);
+
+impl Beats for i64 {
+    #[inline(always)]
+    fn beats(self, best: i64) -> bool {
+        self > best
+    }
+}
+
 /// `first_max` of the image view, compared in its own class.
 fn winners(image: In, w: &Window) -> Vec<usize> {
     let size = [image.2.shape[2], image.2.shape[3]];
     match gather(image.0, image.1, image.2, class(image.1)) {
-        Values::F32(v) => first_max(&v, f32::is_nan, size, w),
-        Values::F64(v) => first_max(&v, f64::is_nan, size, w),
-        Values::I64(v) => first_max(&v, |_| false, size, w),
+        Values::F32(v) => first_max(&v, size, w),
+        Values::F64(v) => first_max(&v, size, w),
+        Values::I64(v) => first_max(&v, size, w),
     }
 }
 
