@@ -26,20 +26,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     for (var k0 = 0u; k0 < k; k0 = k0 + 16u) {
         for (var h = 0u; h < 2u; h = h + 1u) {
             let r = ty + 8u * h;
-            let gr = row0 + r;
-            let gk = k0 + tx;
-            var va = 0.0;
-            if (gr < m && gk < k) {
-                va = a_at(o, gr, gk);
-            }
-            ta[r][tx] = va;
-            let kk = k0 + r;
-            let gc = col0 + tx;
-            var vb = 0.0;
-            if (kk < k && gc < n) {
-                vb = b_at(o, kk, gc);
-            }
-            tb[r][tx] = vb;
+            ta[r][tx] = a_or0(o, row0 + r, k0 + tx);
+            tb[r][tx] = b_or0(o, k0 + r, col0 + tx);
         }
         workgroupBarrier();
         let kmax = min(16u, k - k0);

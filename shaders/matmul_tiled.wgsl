@@ -15,21 +15,6 @@
 var<workgroup> ta: array<vec4<f32>, 528>;
 var<workgroup> tb: array<vec4<f32>, 256>;
 
-// a[r, kk] of the product, zero outside it (the tile's edges add +0).
-fn a_or0(o: Operands, r: u32, kk: u32) -> f32 {
-    if (r < info.extra.x && kk < info.extra.z) {
-        return a_at(o, r, kk);
-    }
-    return 0.0;
-}
-
-fn b_or0(o: Operands, kk: u32, c: u32) -> f32 {
-    if (kk < info.extra.z && c < info.extra.y) {
-        return b_at(o, kk, c);
-    }
-    return 0.0;
-}
-
 @compute @workgroup_size(8, 16)
 fn main(
     @builtin(workgroup_id) wid: vec3<u32>,

@@ -68,37 +68,16 @@ fn pooled(e: u32) -> vec2<u32> {
     return a_bits_at(tap_at(base, r, q, first_max(base, r, q)), info.out_dtype);
 }
 
-fn pool_grad(e: u32) -> vec2<u32> {
+// Ops 0 and 2: image element e adds, in tap order from zero, a term for every window tap (i, j) that reads it: the
+// block element there (fold), or the window's gradient where its first maximum is this element (the pool's gradient).
+fn added(e: u32) -> vec2<u32> {
     let x = e % dim(3u);
     let y = (e / dim(3u)) % dim(2u);
     let plane = e / (dim(3u) * dim(2u));
     let base = plane_at(0u, plane);
     let gbase = plane_at(1u, plane);
-    var acc = 0.0;
-    for (var i = 0u; i < info.extra.x; i = i + 1u) {
-        let r = block(y, i, 0u);
-        if (r < 0) {
-            continue;
-        }
-        for (var j = 0u; j < info.extra.y; j = j + 1u) {
-            let q = block(x, j, 1u);
-            if (q < 0 || first_max(base, u32(r), u32(q)) != i * info.extra.y + j) {
-                continue;
-            }
-            acc = acc + b_f32_at(u32(gbase + r * stride(1u, 2u) + q * stride(1u, 3u)), info.in_dtype.y);
-        }
-    }
-    if (is_half(info.out_dtype)) {
-        return vec2<u32>(narrow(info.out_dtype, acc), 0u);
-    }
-    return vec2<u32>(bitcast<u32>(acc), 0u);
-}
-
-fn folded(e: u32) -> vec2<u32> {
-    let x = e % dim(3u);
-    let y = (e / dim(3u)) % dim(2u);
-    let base = plane_at(0u, e / (dim(3u) * dim(2u)));
-    let dt = info.out_dtype;
+    let pool = info.op == 2u;
+    let dt = select(info.out_dtype, info.in_dtype.y, pool);
     var acc = 0.0;
     var count = vec2<u32>(0u, 0u);
     for (var i = 0u; i < info.extra.x; i = i + 1u) {
@@ -111,6 +90,12 @@ fn folded(e: u32) -> vec2<u32> {
             if (q < 0) {
                 continue;
             }
+            if (pool) {
+                if (first_max(base, u32(r), u32(q)) == i * info.extra.y + j) {
+                    acc = acc + b_f32_at(u32(gbase + r * stride(1u, 2u) + q * stride(1u, 3u)), dt);
+                }
+                continue;
+            }
             let at = u32(base + i32(i) * stride(0u, 2u) + i32(j) * stride(0u, 3u) + r * stride(0u, 4u) + q * stride(0u, 5u));
             if (is_float(dt)) {
                 acc = acc + a_f32_at(at, dt);
@@ -119,20 +104,19 @@ fn folded(e: u32) -> vec2<u32> {
             }
         }
     }
-    if (!is_float(dt)) {
-        // Only bool reaches here (torch folds no integers): true where any tap is.
+    if (!is_float(info.out_dtype)) {
+        // Only a bool fold reaches here (torch folds no integers): true where any tap is.
         return vec2<u32>(select(0u, 1u, count.x != 0u || count.y != 0u), 0u);
     }
-    if (is_half(dt)) {
-        return vec2<u32>(narrow(dt, acc), 0u);
+    if (is_half(info.out_dtype)) {
+        return vec2<u32>(narrow(info.out_dtype, acc), 0u);
     }
     return vec2<u32>(bitcast<u32>(acc), 0u);
 }
 
 fn elem(e: u32) -> vec2<u32> {
     switch info.op {
-        case 0u: { return folded(e); }
         case 1u: { return pooled(e); }
-        default: { return pool_grad(e); }
+        default: { return added(e); }
     }
 }

@@ -47,8 +47,7 @@ fn blocks(
 }
 
 #[pyfunction]
-#[pyo3(signature = (input, kernel_size, dilation = None, padding = None, stride = None),
-       text_signature = "(input, kernel_size, dilation=1, padding=0, stride=1)")]
+#[pyo3(signature = (input, kernel_size, dilation = None, padding = None, stride = None))]
 pub fn unfold(
     input: PyRef<'_, Tensor>,
     kernel_size: &Bound<'_, PyAny>,
@@ -60,8 +59,7 @@ pub fn unfold(
 }
 
 #[pyfunction]
-#[pyo3(signature = (input, output_size, kernel_size, dilation = None, padding = None, stride = None),
-       text_signature = "(input, output_size, kernel_size, dilation=1, padding=0, stride=1)")]
+#[pyo3(signature = (input, output_size, kernel_size, dilation = None, padding = None, stride = None))]
 pub fn fold(
     input: PyRef<'_, Tensor>,
     output_size: &Bound<'_, PyAny>,

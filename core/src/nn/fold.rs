@@ -49,9 +49,28 @@ impl Blocks {
         (size[d] as i128 + 2 * self.padding[d] as i128 - span).div_euclid(self.stride[d] as i128) + 1
     }
 
+    /// torch's `kernel_size=(…), dilation=(…), padding=(…)` in its messages, and `stride=(…)` after them.
+    fn described(&self, stride: bool) -> String {
+        let mut text = format!(
+            "kernel_size={}, dilation={}, padding={}",
+            tuple(self.kernel),
+            tuple(self.dilation),
+            tuple(self.padding)
+        );
+        if stride {
+            text += &format!(", stride={}", tuple(self.stride));
+        }
+        text
+    }
+
     fn pads(&self) -> [(usize, usize); 2] {
         [(self.padding[0], self.padding[0]), (self.padding[1], self.padding[1])]
     }
+}
+
+/// A pair as torch prints it: `(a, b)`.
+fn tuple(v: [usize; 2]) -> String {
+    format!("({}, {})", v[0], v[1])
 }
 
 /// torch supports floating point and bool images only.
@@ -81,16 +100,10 @@ pub fn unfold(x: &Tensor, b: Blocks) -> Result<Tensor> {
     let size = [x4.shape()[2], x4.shape()[3]];
     let w = b.windows(size).ok_or_else(|| {
         Error::Runtime(format!(
-            "Given input with spatial size ({}, {}), kernel_size=({}, {}), dilation=({}, {}), padding=({}, {}), \
-             calculated shape of the array of sliding blocks as ({}, {}), but its components must be at least one.",
-            size[0],
-            size[1],
-            b.kernel[0],
-            b.kernel[1],
-            b.dilation[0],
-            b.dilation[1],
-            b.padding[0],
-            b.padding[1],
+            "Given input with spatial size {}, {}, calculated shape of the array of sliding blocks as ({}, {}), but \
+             its components must be at least one.",
+            tuple(size),
+            b.described(false),
             b.count(size, 0),
             b.count(size, 1)
         ))
@@ -128,19 +141,10 @@ pub fn fold(x: &Tensor, size: [usize; 2], b: Blocks) -> Result<Tensor> {
     let w = b.windows(size).filter(|w| w.out[0].checked_mul(w.out[1]) == Some(l)).ok_or_else(|| {
         let (c0, c1) = (b.count(size, 0), b.count(size, 1));
         Error::Runtime(format!(
-            "Given output_size=({}, {}), kernel_size=({}, {}), dilation=({}, {}), padding=({}, {}), stride=({}, {}), \
-             expected size of input's dimension 2 to match the calculated number of sliding blocks {c0} * {c1} = {}, \
-             but got input.size(2)={l}.",
-            size[0],
-            size[1],
-            b.kernel[0],
-            b.kernel[1],
-            b.dilation[0],
-            b.dilation[1],
-            b.padding[0],
-            b.padding[1],
-            b.stride[0],
-            b.stride[1],
+            "Given output_size={}, {}, expected size of input's dimension 2 to match the calculated number of sliding \
+             blocks {c0} * {c1} = {}, but got input.size(2)={l}.",
+            tuple(size),
+            b.described(true),
             c0 * c1
         ))
     })?;
