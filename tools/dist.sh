@@ -16,15 +16,7 @@ cd "$ROOT"
 log() { printf '[dist %s] %s\n' "$(date +%T)" "$*"; }
 
 # The release tools, in a venv of their own keyed by their pins: maturin (the test venv's) and zig (ziglang's wheel).
-DREQ="$ROOT/tools/requirements-dist.txt"
-DVENV="$VKML_CACHE/dist-venv-$(sha256sum "$DREQ" | cut -c1-12)"
-if [ ! -f "$DVENV/.complete" ]; then
-  log "creating $DVENV (maturin, ziglang)"
-  rm -rf "$DVENV"
-  python3 -m venv "$DVENV"
-  "$DVENV/bin/pip" install -q -r "$DREQ"
-  touch "$DVENV/.complete"
-fi
+DVENV="$(tool_venv dist)"
 (rustup target list --installed | grep -qx x86_64-pc-windows-gnu) || rustup target add x86_64-pc-windows-gnu
 if ! command -v x86_64-w64-mingw32-gcc >/dev/null; then
   log "installing Debian's mingw-w64 (the Windows wheel's linker)"

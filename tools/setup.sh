@@ -123,6 +123,21 @@ if [ "$VKML_SETUP_FOR" = test ]; then
   fi
 fi
 
+# A tool set's own venv (tools/requirements-NAME.txt: the release tools, the docs generator), keyed by a hash of its
+# pins and created once; its path goes to stdout.
+tool_venv() {
+  local req="$ROOT/tools/requirements-$1.txt" venv
+  venv="$VKML_CACHE/$1-venv-$(sha256sum "$req" | cut -c1-12)"
+  if [ ! -f "$venv/.complete" ]; then
+    log "creating $venv (tools/requirements-$1.txt)" >&2
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q -r "$req" >&2
+    touch "$venv/.complete"
+  fi
+  echo "$venv"
+}
+
 export VKML_VENV="$VENV"
 export PATH="$VENV/bin:$PATH"
 log "ready: venv $VENV, target $CARGO_TARGET_DIR"
