@@ -5,9 +5,9 @@ library's synchronize, no read-back; every iteration gets other inputs (two sets
 reused. Writes JSON and a markdown table.
 
 Run: `PYTHONPATH=.pyinstall python bench/suite.py [--size small|full] [--device vulkan:0] [--out DIR]
-[--only CNN,sum]` after `bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements, 4096**3 matmuls, batch
-256), `small` the sampled form tools/test.sh runs; `--only` keeps the cases whose names contain one of its parts.
-Speed goals are checked here, never by timed tests.
+[--only CNN,sum] [--cnn-batch 64]` after `bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements,
+4096**3 matmuls, batch 256), `small` the sampled form tools/test.sh runs; `--only` keeps the cases whose names
+contain one of its parts, `--cnn-batch` sets the CNN step's batch. Speed goals are checked here, never by timed tests.
 """
 
 import argparse
@@ -204,6 +204,7 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=Path("tests/out/bench"), help="folder for suite.json and suite.md")
     p.add_argument("--profile", action="store_true", help="also write the profiler's table of a CNN step (cnn.txt)")
     p.add_argument("--only", help="comma-separated parts of case names: run only the cases that contain one")
+    p.add_argument("--cnn-batch", type=int, help="the CNN step's batch (default: the size's; issue #22 asks for 64)")
     args = p.parse_args()
 
     def wanted(name):
@@ -221,6 +222,7 @@ def main() -> None:
     ours = Lib("vkml", args.device or vkml.best_device()[0], WARM[args.size], args.warm_runs)
     theirs = Lib("torch", "cuda" if torch.cuda.is_available() else "cpu", WARM[args.size], args.warm_runs)
     _, _, _, batch, mlp_batches, iters = SIZES[args.size]
+    batch = args.cnn_batch or batch
     rows = []
 
     def record(name, unit, amount, t_ours, t_theirs):
