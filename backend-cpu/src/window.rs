@@ -20,19 +20,10 @@ pub fn unfold((bytes, dtype, view): In, w: &Window) -> Vec<u8> {
 
 /// Each element of `src` (N, C·KH·KW, OH·OW) added into its place of an (N, C, H, W) image of `shape`.
 pub fn fold((bytes, dtype, view): In, w: &Window, shape: &[usize], out: DType) -> Vec<u8> {
-    let (hw, width) = (shape[2] * shape[3], shape[3]);
-    let [kh, kw] = w.kernel;
-    let [oh, ow] = w.out;
+    let hw = shape[2] * shape[3];
     // Image offset of every (i, j, oh, ow) of one channel, in the source's row-major order.
-    let mut targets = Vec::with_capacity(kh * kw * oh * ow);
-    for i in 0..kh {
-        for j in 0..kw {
-            for r in 0..oh {
-                let row = (r * w.stride[0] + i * w.dilation[0]) * width;
-                targets.extend((0..ow).map(|c| row + c * w.stride[1] + j * w.dilation[1]));
-            }
-        }
-    }
+    let (taps, wins) = offsets(w, shape[3] as isize, 1);
+    let targets: Vec<usize> = taps.iter().flat_map(|&t| wins.iter().map(move |&o| (t + o) as usize)).collect();
     let planes = shape[0] * shape[1];
     macro_rules! add_into {
         ($v:expr, $zero:expr, $add:expr) => {{
