@@ -20,12 +20,19 @@ pub fn span(w: &Window, d: usize) -> Result<usize> {
         .ok_or_else(|| Error::Runtime("the window's span overflows".into()))
 }
 
+/// That `x` is an (N, C, H, W) image every window of `w` lies inside.
+fn fit(what: &str, x: &Tensor, w: &Window) -> Result<()> {
+    let s = x.shape();
+    if s.len() != 4 || span(w, 0)? > s[2] || span(w, 1)? > s[3] {
+        return Err(Error::Runtime(format!("{what}: windows {w:?} do not fit an input of size {s:?}")));
+    }
+    Ok(())
+}
+
 /// `x` (N, C, H, W) as (N, C·KH·KW, OH·OW): every window of `w`, which must lie inside the image.
 pub fn unfold_windows(x: &Tensor, w: Window) -> Result<Tensor> {
+    fit("unfold", x, &w)?;
     let s = x.shape();
-    if s.len() != 4 || span(&w, 0)? > s[2] || span(&w, 1)? > s[3] {
-        return Err(Error::Runtime(format!("unfold: windows {w:?} do not fit an input of size {s:?}")));
-    }
     let rows = product(s[1], product(w.kernel[0], w.kernel[1])?)?;
     let shape = vec![s[0], rows, product(w.out[0], w.out[1])?];
     Tensor::make(Op::Unfold(w), &[x], shape, x.dtype(), x.device())
@@ -46,15 +53,13 @@ pub fn fold_windows(cols: &Tensor, w: Window, size: [usize; 2]) -> Result<Tensor
         return Err(Error::Runtime(format!("fold: windows {w:?} into {size:?} do not match an input of size {s:?}")));
     }
     let shape = vec![s[0], s[1] / k, size[0], size[1]];
-    Tensor::make(Op::Fold(w), &[&cols.contiguous()?], shape, cols.dtype(), cols.device())
+    Tensor::make(Op::Fold(w), &[cols], shape, cols.dtype(), cols.device())
 }
 
 /// The first maximum of every window of `w` over the padded image `x` (N, C, H, W): (N, C, OH, OW).
 pub fn max_pool_windows(x: &Tensor, w: Window) -> Result<Tensor> {
+    fit("max_pool2d", x, &w)?;
     let s = x.shape();
-    if s.len() != 4 || span(&w, 0)? > s[2] || span(&w, 1)? > s[3] {
-        return Err(Error::Runtime(format!("max_pool2d: windows {w:?} do not fit an input of size {s:?}")));
-    }
     Tensor::make(Op::MaxPool(w), &[x], vec![s[0], s[1], w.out[0], w.out[1]], x.dtype(), x.device())
 }
 

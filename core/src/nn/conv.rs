@@ -257,7 +257,8 @@ pub fn max_pool2d(
     // The taps (N, C, OH, OW, K) and the first maximum's tap in each (argmax picks the same one).
     let stacked = tap_stack(&xp.detach(), &win)?;
     let first = stacked.argmax(Some(4), true)?; // (N, C, OH, OW, 1)
-                                                // Flat input index of each window's tap k: (oh·sh − ph + i·dh)·W + (ow·sw − pw + j·dw).
+
+    // Flat input index of each window's tap k: (oh·sh − ph + i·dh)·W + (ow·sw − pw + j·dw).
     let offsets: Vec<i64> = (0..kernel[0])
         .flat_map(|i| (0..kernel[1]).map(move |j| ((i * dilation[0]) * w + j * dilation[1]) as i64))
         .collect();
