@@ -5,7 +5,8 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 use vkml_core::graph::op::BinaryOp;
 
-use crate::values::{class, encode, gather, mask, Values};
+use crate::column::{blocks, Column, BLOCK};
+use crate::values::{class, encode, f32_bytes, gather, mask, Class, Values};
 
 type In<'a> = (&'a [u8], DType, &'a View);
 
@@ -162,6 +163,9 @@ fn powi(a: i64, b: i64) -> i64 {
 }
 
 pub fn binary(op: BinaryOp, a: In, b: In, out: DType) -> Vec<u8> {
+    if let Some(bytes) = f32_binary(op, a, b, out) {
+        return bytes;
+    }
     let c = class(a.1);
     let (va, vb) = (gather(a.0, a.1, a.2, c), gather(b.0, b.1, b.2, c));
     let v = match (va, vb) {
@@ -183,7 +187,47 @@ pub fn binary(op: BinaryOp, a: In, b: In, out: DType) -> Vec<u8> {
     encode(&v, out)
 }
 
+/// Float32 operands (dtype float32, or a 16-bit float converted once) read a block at a time, in place and through
+/// their views (a scalar or a broadcast bias is never copied out whole), each block computed by `f32_block` on
+/// threads: the bytes of the whole-array path below. Results in float32, or comparisons as bool.
+fn f32_binary(op: BinaryOp, a: In, b: In, out: DType) -> Option<Vec<u8>> {
+    if class(a.1) != Class::F32 || !matches!(out, DType::F32 | DType::Bool) {
+        return None;
+    }
+    let (x, y) = (Column::f32(a.0, a.1, a.2)?, Column::f32(b.0, b.1, b.2)?);
+    let n = x.len();
+    if y.len() != n {
+        return None;
+    }
+    let two = || (vec![0f32; BLOCK], vec![0f32; BLOCK]);
+    Some(match out {
+        DType::Bool => {
+            let mut bools = vec![0u8; n];
+            blocks(&mut bools, two, |(p, q), start, dst| {
+                let (p, q) = (&mut p[..dst.len()], &mut q[..dst.len()]);
+                x.read(start, p);
+                y.read(start, q);
+                f32_block(op, p, q);
+                // A comparison gives 1.0 or 0.0, as `encode` turns into bool.
+                dst.iter_mut().zip(p.iter()).for_each(|(d, &v)| *d = (v != 0.0) as u8);
+            });
+            bools
+        }
+        _ => f32_bytes(n, |o| {
+            blocks(o, two, |(_, q), start, dst| {
+                let q = &mut q[..dst.len()];
+                x.read(start, dst);
+                y.read(start, q);
+                f32_block(op, dst, q);
+            })
+        }),
+    })
+}
+
 pub fn where_(cond: In, a: In, b: In, out: DType) -> Vec<u8> {
+    if let Some(bytes) = f32_where(cond, a, b, out) {
+        return bytes;
+    }
     let c = class(a.1);
     let m = mask(cond.0, cond.1, cond.2);
     let v = match (gather(a.0, a.1, a.2, c), gather(b.0, b.1, b.2, c)) {
@@ -193,6 +237,33 @@ pub fn where_(cond: In, a: In, b: In, out: DType) -> Vec<u8> {
         _ => Values::I64(vec![]),
     };
     encode(&v, out)
+}
+
+/// `where` of float32 values and a bool condition, a block at a time as `f32_binary`.
+fn f32_where(cond: In, a: In, b: In, out: DType) -> Option<Vec<u8>> {
+    if cond.1 != DType::Bool || class(a.1) != Class::F32 || out != DType::F32 {
+        return None;
+    }
+    let (m, x, y) = (Column::bools(cond.0, cond.2), Column::f32(a.0, a.1, a.2)?, Column::f32(b.0, b.1, b.2)?);
+    let n = x.len();
+    if y.len() != n || m.len() != n {
+        return None;
+    }
+    Some(f32_bytes(n, |o| {
+        blocks(
+            o,
+            || (vec![0u8; BLOCK], vec![0f32; BLOCK]),
+            |(c, q), start, dst| {
+                let (c, q) = (&mut c[..dst.len()], &mut q[..dst.len()]);
+                m.read(start, c);
+                x.read(start, dst);
+                y.read(start, q);
+                for ((p, &v), &k) in dst.iter_mut().zip(q.iter()).zip(c.iter()) {
+                    *p = [v, *p][(k != 0) as usize];
+                }
+            },
+        )
+    }))
 }
 
 /// `x[i]` where `m[i]`, else `y[i]`, in `x`'s storage.

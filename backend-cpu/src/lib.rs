@@ -4,6 +4,7 @@
 
 mod binary;
 mod cast;
+mod column;
 mod create;
 mod fused;
 mod gemm;
@@ -15,6 +16,7 @@ mod reduce;
 mod scan;
 mod softmax;
 mod sort;
+mod threads;
 mod unary;
 mod values;
 mod window;

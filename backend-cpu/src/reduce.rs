@@ -8,7 +8,8 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 use vkml_core::graph::op::ReduceOp;
 
-use crate::values::{class, encode, gather, Class, Values};
+use crate::threads::each_chunk;
+use crate::values::{class, encode, for_lines, gather, Class, Values};
 
 #[cfg(not(target_arch = "wasm32"))]
 use rayon::prelude::*;
@@ -29,6 +30,16 @@ pub fn reduce(
     } else {
         class(dtype)
     };
+    if fast && op == ReduceOp::Sum {
+        let sums = match dtype {
+            DType::F32 => words(bytes).and_then(|xs| column_sums::<f32>(xs, view, axes)),
+            DType::F64 => words(bytes).and_then(|xs| column_sums::<f64>(xs, view, axes)),
+            _ => None,
+        };
+        if let Some(v) = sums {
+            return encode(&v, out);
+        }
+    }
     let vals = gather(bytes, dtype, view, c);
     let v = match vals {
         Values::F32(x) => float_reduce(op, &x, (outer, inner), f32::NEG_INFINITY, f32::INFINITY, fast),
@@ -158,6 +169,48 @@ fn lane_sum<T: Float>(row: &[T]) -> T {
         *a += v.into();
     }
     T::round(acc.iter().fold(0.0, |s, &a| s + a))
+}
+
+/// A float buffer read in place (little-endian hosts, aligned buffers).
+fn words<T: bytemuck::Pod>(bytes: &[u8]) -> Option<&[T]> {
+    bytemuck::try_cast_slice(bytes).ok().filter(|_| cfg!(target_endian = "little"))
+}
+
+/// Columns per task of `column_sums`: eight f64 lanes of them stay in the core's cache.
+const COLUMNS: usize = 1024;
+
+/// The fast device's sum where the kept dims are one contiguous run of columns and each reduced position starts a
+/// whole run (a weight gradient summed over its batch): every row is added into eight f64 accumulators per column,
+/// row i into lane i mod 8 and the lanes then added in order — `lane_sum`'s order — reading rows, not gathering the
+/// transposed view first (1.3 GB/s that way).
+fn column_sums<T: Float>(xs: &[T], view: &View, axes: usize) -> Option<Values> {
+    let k = view.ndim() - axes;
+    let kept = View { shape: view.shape[..k].to_vec(), strides: view.strides[..k].to_vec(), offset: 0 };
+    let reduced = View { shape: view.shape[k..].to_vec(), strides: view.strides[k..].to_vec(), offset: view.offset };
+    let (cols, rows) = (kept.numel(), reduced.numel());
+    if cols < 2 || rows < 2 || !kept.is_contiguous() {
+        return None;
+    }
+    let mut starts = Vec::with_capacity(rows);
+    for_lines(&reduced, |s, len, st| starts.extend((0..len as isize).map(|j| (s as isize + j * st) as usize)));
+    if starts.iter().any(|&s| s.checked_add(cols).is_none_or(|end| end > xs.len())) {
+        return None;
+    }
+    let mut out = vec![T::round(0.0); cols];
+    each_chunk(&mut out, COLUMNS, |c, dst| {
+        let c0 = c * COLUMNS;
+        let mut lanes = vec![vec![0f64; dst.len()]; 8];
+        for (i, &s) in starts.iter().enumerate() {
+            let row = &xs[s + c0..s + c0 + dst.len()];
+            for (a, &v) in lanes[i % 8].iter_mut().zip(row) {
+                *a += v.into();
+            }
+        }
+        for (j, d) in dst.iter_mut().enumerate() {
+            *d = T::round(lanes.iter().fold(0.0, |s, l| s + l[j]));
+        }
+    });
+    Some(T::wrap(out))
 }
 
 /// Sum, product, NaN-propagating max/min, and argmax/argmin where the first NaN (else the first extreme) wins, as torch;

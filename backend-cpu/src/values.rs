@@ -235,6 +235,26 @@ pub fn load(bytes: &[u8], dtype: DType, view: &View) -> Values {
     gather(bytes, dtype, view, class(dtype))
 }
 
+/// `n` float32 results written by `fill` straight into NumPy-layout bytes where the allocation is aligned for
+/// floats (as allocations are), without the copy `encode` makes; elsewhere through `encode`.
+pub fn f32_bytes(n: usize, fill: impl FnOnce(&mut [f32])) -> Vec<u8> {
+    let mut bytes = vec![0u8; 4 * n];
+    let mut spare = Vec::new();
+    let direct = cfg!(target_endian = "little") && bytemuck::try_cast_slice_mut::<u8, f32>(&mut bytes).is_ok();
+    if !direct {
+        spare = vec![0f32; n];
+    }
+    match bytemuck::try_cast_slice_mut::<u8, f32>(&mut bytes) {
+        Ok(out) if direct => fill(out),
+        _ => fill(&mut spare),
+    }
+    if direct {
+        bytes
+    } else {
+        encode(&Values::F32(spare), DType::F32)
+    }
+}
+
 /// Encode values as `dtype` in NumPy layout, converting between classes as a cast does.
 pub fn encode(v: &Values, dtype: DType) -> Vec<u8> {
     if let (Values::F32(xs), DType::F32) = (v, dtype) {

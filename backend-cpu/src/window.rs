@@ -7,10 +7,8 @@ use vkml_core::base::view::View;
 use vkml_core::graph::op::Window;
 
 use crate::movement::copy;
-use crate::values::{class, encode, gather, Values};
-
-#[cfg(not(target_arch = "wasm32"))]
-use rayon::prelude::*;
+use crate::threads::each_chunk;
+use crate::values::{class, encode, f32_bytes, f32_run, gather, load, Values};
 
 type In<'a> = (&'a [u8], DType, &'a View);
 
@@ -24,25 +22,42 @@ pub fn fold((bytes, dtype, view): In, w: &Window, shape: &[usize], out: DType) -
     // Image offset of every (i, j, oh, ow) of one channel, in the source's row-major order.
     let (taps, wins) = offsets(w, shape[3] as isize, 1);
     let targets: Vec<usize> = taps.iter().flat_map(|&t| wins.iter().map(move |&o| (t + o) as usize)).collect();
-    let planes = shape[0] * shape[1];
-    macro_rules! add_into {
-        ($v:expr, $zero:expr, $add:expr) => {{
-            let mut acc = vec![$zero; planes * hw];
-            for (p, chunk) in $v.chunks_exact(targets.len().max(1)).enumerate().take(planes) {
-                let plane = &mut acc[p * hw..(p + 1) * hw];
-                for (&t, &x) in targets.iter().zip(chunk) {
-                    plane[t] = $add(plane[t], x);
-                }
-            }
-            acc
-        }};
+    let n = shape[0] * shape[1] * hw;
+    if let (Some(src), DType::F32) = (f32_run(bytes, dtype, view), out) {
+        return f32_bytes(n, |acc| add_planes(src, &targets, hw, acc, |a, x| a + x));
     }
     let sum = match gather(bytes, dtype, view, class(out)) {
-        Values::F32(v) => Values::F32(add_into!(v, 0.0f32, |a: f32, x: f32| a + x)),
-        Values::F64(v) => Values::F64(add_into!(v, 0.0f64, |a: f64, x: f64| a + x)),
-        Values::I64(v) => Values::I64(add_into!(v, 0i64, |a: i64, x: i64| a.wrapping_add(x))),
+        Values::F32(v) => Values::F32(zeroed(n, |acc| add_planes(&v, &targets, hw, acc, |a, x| a + x))),
+        Values::F64(v) => Values::F64(zeroed(n, |acc| add_planes(&v, &targets, hw, acc, |a, x| a + x))),
+        Values::I64(v) => Values::I64(zeroed(n, |acc| add_planes(&v, &targets, hw, acc, i64::wrapping_add))),
     };
     encode(&sum, out)
+}
+
+/// `n` default values, then written by `fill`.
+fn zeroed<T: Default + Clone>(n: usize, fill: impl FnOnce(&mut [T])) -> Vec<T> {
+    let mut v = vec![T::default(); n];
+    fill(&mut v);
+    v
+}
+
+/// Into each `hw`-element plane of `acc` (zeros), its run of `src` added at `targets` in order; planes are
+/// independent, so they go to threads whole.
+fn add_planes<T: Copy + Send + Sync>(
+    src: &[T],
+    targets: &[usize],
+    hw: usize,
+    acc: &mut [T],
+    add: impl Fn(T, T) -> T + Sync + Send,
+) {
+    if hw > 0 && !targets.is_empty() {
+        each_chunk(acc, hw, |p, plane| {
+            let chunk = src.get(p * targets.len()..(p + 1) * targets.len()).unwrap_or_default();
+            for (&t, &x) in targets.iter().zip(chunk) {
+                plane[t] = add(plane[t], x);
+            }
+        });
+    }
 }
 
 /// Offsets of a window's taps (row-major i, j) and of the windows (row-major oh, ow) from a plane's first element,
@@ -54,32 +69,53 @@ fn offsets(w: &Window, rs: isize, cs: isize) -> (Vec<isize>, Vec<isize>) {
     (taps.collect(), wins.collect())
 }
 
-/// For each window of each plane, in row-major (plane, oh, ow) order, the tap of its first maximum: the first NaN,
-/// else the first of the largest, as argmax picks. `image` holds the planes in row-major (plane, h, w) order.
-fn first_max<T: Beats>(image: &[T], size: [usize; 2], w: &Window) -> Vec<usize> {
+/// Into `out`, for each window of each plane in row-major (plane, oh, ow) order, `keep(tap, value)` of its first
+/// maximum: the first NaN, else the first of the largest, as argmax picks. `image` holds the planes in row-major
+/// (plane, h, w) order.
+fn first_max<T: Beats, O: Send>(
+    image: &[T],
+    size: [usize; 2],
+    w: &Window,
+    out: &mut [O],
+    keep: impl Fn(usize, T) -> O + Sync + Send,
+) {
     let (taps, wins) = offsets(w, size[1] as isize, 1);
     let plane_len = size[0] * size[1];
-    let mut out = vec![0usize; image.len() / plane_len.max(1) * wins.len()];
     if plane_len == 0 || wins.is_empty() {
-        return out;
+        return;
     }
-    let pick = |(plane, dst): (&[T], &mut [usize])| {
-        for (d, &base) in dst.iter_mut().zip(&wins) {
+    let planes = (image, plane_len);
+    // The common windows get a tap count the compiler knows, so their loop unrolls.
+    match taps.len() {
+        4 => scan(planes, <[isize; 4]>::try_from(&taps[..]).unwrap_or_default(), &wins, out, keep),
+        9 => scan(planes, <[isize; 9]>::try_from(&taps[..]).unwrap_or_default(), &wins, out, keep),
+        _ => scan(planes, &taps[..], &wins, out, keep),
+    }
+}
+
+/// `first_max`'s loop over the planes, for one form of the tap list.
+fn scan<T: Beats, O: Send>(
+    (image, plane_len): (&[T], usize),
+    taps: impl AsRef<[isize]> + Sync,
+    wins: &[isize],
+    out: &mut [O],
+    keep: impl Fn(usize, T) -> O + Sync + Send,
+) {
+    let taps = &taps;
+    each_chunk(out, wins.len(), |p, dst| {
+        let (plane, taps) = (&image[p * plane_len..(p + 1) * plane_len], taps.as_ref());
+        for (d, &base) in dst.iter_mut().zip(wins) {
             let (mut best, mut b) = (0, plane[base as usize]);
             for (t, &o) in taps.iter().enumerate().skip(1) {
                 let v = plane[(base + o) as usize];
-                // Selects by index, not by branch: which tap wins is a coin toss on real data.
-                let take = v.beats(b) as usize;
-                (best, b) = ([best, t][take], [b, v][take]);
+                // Selects without a branch (conditional moves): which tap wins is a coin toss on real data.
+                let take = v.beats(b);
+                best = if take { t } else { best };
+                b = if take { v } else { b };
             }
-            *d = best;
+            *d = keep(best, b);
         }
-    };
-    #[cfg(not(target_arch = "wasm32"))]
-    image.par_chunks_exact(plane_len).zip(out.par_chunks_mut(wins.len())).for_each(pick);
-    #[cfg(target_arch = "wasm32")]
-    image.chunks_exact(plane_len).zip(out.chunks_mut(wins.len())).for_each(pick);
-    out
+    });
 }
 
 /// A later candidate that replaces the best so far: a NaN over a number, a larger number over a smaller one.
@@ -93,7 +129,8 @@ macro_rules! float_beats {
             #[inline(always)]
             #[allow(clippy::eq_op)] // x != x: NaN, written out so the loop inlines it
             fn beats(self, best: $t) -> bool {
-                best == best && (self != self || self > best)
+                // `&` and `|`, not `&&` and `||`: each short circuit would be a branch.
+                (best == best) & ((self != self) | (self > best))
             }
         }
     };
@@ -108,23 +145,46 @@ impl Beats for i64 {
     }
 }
 
-/// `first_max` of the image view, compared in its own class.
+/// Windows of an (N, C, H, W) image view: N·C·OH·OW.
+fn count(view: &View, w: &Window) -> usize {
+    view.shape[0] * view.shape[1] * w.out[0] * w.out[1]
+}
+
+/// The tap of each window's first maximum, compared in the image's own class.
 fn winners(image: In, w: &Window) -> Vec<usize> {
-    let size = [image.2.shape[2], image.2.shape[3]];
-    match gather(image.0, image.1, image.2, class(image.1)) {
-        Values::F32(v) => first_max(&v, size, w),
-        Values::F64(v) => first_max(&v, size, w),
-        Values::I64(v) => first_max(&v, size, w),
+    let (size, n) = ([image.2.shape[2], image.2.shape[3]], count(image.2, w));
+    if let Some(xs) = f32_run(image.0, image.1, image.2) {
+        return zeroed(n, |o| first_max(xs, size, w, o, |t, _| t));
+    }
+    match load(image.0, image.1, image.2) {
+        Values::F32(v) => zeroed(n, |o| first_max(&v, size, w, o, |t, _| t)),
+        Values::F64(v) => zeroed(n, |o| first_max(&v, size, w, o, |t, _| t)),
+        Values::I64(v) => zeroed(n, |o| first_max(&v, size, w, o, |t, _| t)),
     }
 }
 
-/// Each window's first maximum, its bits copied from the image: output (N, C, OH, OW).
+/// Each window's first maximum, its bits copied from the image: output (N, C, OH, OW). Where the image's dtype is
+/// its own class the maxima are the values compared; the other dtypes copy the winners' bytes.
 pub fn max_pool(image: In, w: &Window) -> Vec<u8> {
     let (bytes, dtype, view) = image;
+    let (size, n) = ([view.shape[2], view.shape[3]], count(view, w));
+    if let Some(xs) = f32_run(bytes, dtype, view) {
+        return f32_bytes(n, |o| first_max(xs, size, w, o, |_, v| v));
+    }
+    match (dtype, load(bytes, dtype, view)) {
+        (DType::F32, Values::F32(v)) => return f32_bytes(n, |o| first_max(&v, size, w, o, |_, v| v)),
+        (DType::F64, Values::F64(v)) => {
+            return encode(&Values::F64(zeroed(n, |o| first_max(&v, size, w, o, |_, v| v))), dtype)
+        }
+        (DType::I64, Values::I64(v)) => {
+            return encode(&Values::I64(zeroed(n, |o| first_max(&v, size, w, o, |_, v| v))), dtype)
+        }
+        _ => {}
+    }
     let (width, s) = (dtype.itemsize(), &view.strides);
     let (taps, wins) = offsets(w, s[2], s[3]);
     let channels = view.shape[1].max(1);
-    let mut out = Vec::with_capacity(view.shape[0] * view.shape[1] * wins.len() * width);
+    let mut out = Vec::with_capacity(n * width);
     if wins.is_empty() {
         return out;
     }
@@ -140,30 +200,36 @@ pub fn max_pool(image: In, w: &Window) -> Vec<u8> {
 
 /// The image's gradient (N, C, H, W) from the pooled output's gradient `g`: each element adds, from zero, the
 /// gradient of every window whose first maximum it is. Windows are walked last to first, so each element receives
-/// them in tap order (i, then j), the order in which the shader adds them.
+/// them in tap order (i, then j), the order in which the shader adds them; planes go to threads whole.
 pub fn max_pool_grad(image: In, g: In, w: &Window, out: DType) -> Vec<u8> {
     let win = winners(image, w);
     let shape = &image.2.shape;
     let (taps, wins) = offsets(w, shape[3] as isize, 1);
-    let plane_len = shape[2] * shape[3];
-    macro_rules! add_into {
-        ($g:expr, $zero:expr) => {{
-            let mut acc = vec![$zero; shape[0] * shape[1] * plane_len];
-            if plane_len > 0 && !wins.is_empty() {
-                let per_plane = acc.chunks_exact_mut(plane_len).zip($g.chunks_exact(wins.len()));
-                for ((plane, gs), picks) in per_plane.zip(win.chunks_exact(wins.len())) {
-                    for k in (0..wins.len()).rev() {
-                        plane[(wins[k] + taps[picks[k]]) as usize] += gs[k];
-                    }
-                }
-            }
-            acc
-        }};
+    let (plane_len, n) = (shape[2] * shape[3], shape[0] * shape[1] * shape[2] * shape[3]);
+    let at = (&taps[..], &wins[..]);
+    if let (Some(gs), DType::F32) = (f32_run(g.0, g.1, g.2), out) {
+        return f32_bytes(n, |acc| scatter_planes(gs, &win, at, plane_len, acc));
     }
     let sum = match gather(g.0, g.1, g.2, class(out)) {
-        Values::F32(v) => Values::F32(add_into!(v, 0.0f32)),
-        Values::F64(v) => Values::F64(add_into!(v, 0.0f64)),
-        Values::I64(v) => Values::I64(add_into!(v, 0i64)),
+        Values::F32(v) => Values::F32(zeroed(n, |acc| scatter_planes(&v, &win, at, plane_len, acc))),
+        Values::F64(v) => Values::F64(zeroed(n, |acc| scatter_planes(&v, &win, at, plane_len, acc))),
+        Values::I64(v) => Values::I64(zeroed(n, |acc| scatter_planes(&v, &win, at, plane_len, acc))),
     };
     encode(&sum, out)
+}
+
+/// Into each `plane_len`-element plane of `acc` (zeros), its windows' gradients `g` added at their `picks` (taps of
+/// the window `offsets`), last window first.
+fn scatter_planes<T>(g: &[T], picks: &[usize], (taps, wins): (&[isize], &[isize]), plane_len: usize, acc: &mut [T])
+where
+    T: Copy + Send + Sync + std::ops::AddAssign,
+{
+    let n = wins.len();
+    if plane_len > 0 && n > 0 {
+        each_chunk(acc, plane_len, |p, plane| {
+            for k in (0..n).rev() {
+                plane[(wins[k] + taps[picks[p * n + k]]) as usize] += g[p * n + k];
+            }
+        });
+    }
 }

@@ -67,6 +67,10 @@ CHAINS = {
     "scalar forms": lambda x, y: (2.5 - x) / (y.abs() + 1e-30) ** 2 * 3,
     "transcendental": lambda x, y: x.sin().atan2(y.cos()).sigmoid().log1p(),
     "long": lambda x, y: sum((x * k + y).maximum(y) for k in range(6)),
+    # Several blocks of the CPU's fused loop, each starting inside a line of the expanded, transposed inputs.
+    "blocks over broadcast views": lambda x, y: (
+        x[:63, :31].expand(5, 63, 31).transpose(1, 2) * y[:63, :31].t() + 1
+    ).exp(),
     "mixed with reductions": lambda x, y: (x.exp() - x.exp().amax(dim=1, keepdim=True)).exp().sum(dim=1) + y[:, 0],
 }
 

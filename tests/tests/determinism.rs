@@ -6,7 +6,7 @@ use vkml_core::backend::Backend;
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::tensor::realize::set_eager;
 use vkml_core::Result;
-use vkml_tests::{bytes, devices, random_f32, Gen};
+use vkml_tests::{bytes, devices, from_f32, random_f32, Gen};
 
 fn graph(dev: DeviceId) -> Result<Tensor> {
     let mut g = Gen(99);
@@ -44,5 +44,26 @@ fn realizing_twice_gives_the_same_bytes() -> Result<()> {
         let warm = bytes(&graph(*id)?)?;
         assert_eq!(lazy, warm, "{id:?}: result depends on the buffer pool");
     }
+    Ok(())
+}
+
+/// The fast CPU sums a column (a reduced dim that steps over whole rows) in the order it sums a row: position mod 8
+/// into eight lanes, then the lanes in order. Terms of 2⁶⁰ beside small ones make the order show in the result.
+#[test]
+fn column_sums_add_in_the_row_order() -> Result<()> {
+    let fast = devices().fast_cpu;
+    let (rows, cols) = (1003, 2500);
+    let mut g = Gen(11);
+    let big = [1.0e18f32, -1.0e18, 3.0e18];
+    let values: Vec<f32> =
+        (0..rows * cols).map(|i| if i % 7 < 3 { big[i % 3] } else { g.uniform(-4.0, 4.0) }).collect();
+    let x = from_f32(&values, &[rows, cols], fast)?;
+    let by_columns = x.sum(Some(&[0]), false)?;
+    let by_rows = x.transpose(0, 1)?.contiguous()?.sum(Some(&[1]), false)?;
+    assert_eq!(bytes(&by_columns)?, bytes(&by_rows)?);
+    // Two reduced dims, the kept ones contiguous: (2, 3, 41) summed over its (2, 3) part.
+    let y = x.narrow(0, 0, 6)?.narrow(1, 0, 41)?.contiguous()?.reshape(&[2, 3, 41])?;
+    let flat = y.reshape(&[6, 41])?.transpose(0, 1)?.contiguous()?.sum(Some(&[1]), false)?;
+    assert_eq!(bytes(&y.sum(Some(&[0, 1]), false)?)?, bytes(&flat)?);
     Ok(())
 }
