@@ -17,6 +17,7 @@ pub fn copy((bytes, dtype, view): (&[u8], DType, &View)) -> Vec<u8> {
     // Not contiguous, so at least one dim: each of the outermost dim's slices is copied into its own part of the
     // output, on threads where it is large (an unfold's blocks were 2 GB/s on one).
     let mut out = vec![0u8; view.numel() * w];
+    crate::heap::huge_pages(&mut out);
     let part = out.len() / view.shape[0];
     let slice = |i: usize| View {
         shape: view.shape[1..].to_vec(),

@@ -239,6 +239,7 @@ pub fn load(bytes: &[u8], dtype: DType, view: &View) -> Values {
 /// floats (as allocations are), without the copy `encode` makes; elsewhere through `encode`.
 pub fn f32_bytes(n: usize, fill: impl FnOnce(&mut [f32])) -> Vec<u8> {
     let mut bytes = vec![0u8; 4 * n];
+    crate::heap::huge_pages(&mut bytes);
     let mut spare = Vec::new();
     let direct = cfg!(target_endian = "little") && bytemuck::try_cast_slice_mut::<u8, f32>(&mut bytes).is_ok();
     if !direct {
