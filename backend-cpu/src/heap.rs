@@ -1,6 +1,6 @@
-//! Keeps freed kernel outputs mapped on glibc, and lets the largest fault in huge pages. Past glibc's default mmap threshold (128 KiB, raised only as large
-//! blocks are freed) output buffers came as fresh mappings, so a kernel paid a page fault for every 4 KiB it wrote:
-//! a fifth of a small CNN's training step on the CPU (docs/performance.md).
+//! Keeps freed kernel outputs mapped on glibc, and lets the largest fault in huge pages. Past glibc's default mmap
+//! threshold (128 KiB, raised only as large blocks are freed) output buffers came as fresh mappings, so a kernel paid
+//! a page fault for every 4 KiB it wrote: a fifth of a small CNN's training step on the CPU (docs/performance.md).
 
 /// Once per process, unless the user tuned malloc through its environment: glibc's mmap threshold to its largest
 /// value (32 MiB), so buffers below it come from the heap and are reused when freed, and its trim threshold to 512
