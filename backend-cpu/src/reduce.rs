@@ -9,7 +9,7 @@ use vkml_core::base::view::View;
 use vkml_core::graph::op::ReduceOp;
 
 use crate::threads::each_chunk;
-use crate::values::{class, encode, for_lines, gather, Class, Values};
+use crate::values::{class, encode, for_lines, for_runs, gather, Class, Values};
 
 #[cfg(not(target_arch = "wasm32"))]
 use rayon::prelude::*;
@@ -32,8 +32,12 @@ pub fn reduce(
     };
     if fast && op == ReduceOp::Sum {
         let sums = match dtype {
-            DType::F32 => words(bytes).and_then(|xs| column_sums::<f32>(xs, view, axes)),
-            DType::F64 => words(bytes).and_then(|xs| column_sums::<f64>(xs, view, axes)),
+            DType::F32 => {
+                words(bytes).and_then(|xs| column_sums::<f32>(xs, view, axes).or_else(|| run_sums(xs, view, axes)))
+            }
+            DType::F64 => {
+                words(bytes).and_then(|xs| column_sums::<f64>(xs, view, axes).or_else(|| run_sums(xs, view, axes)))
+            }
             _ => None,
         };
         if let Some(v) = sums {
@@ -209,6 +213,52 @@ fn column_sums<T: Float>(xs: &[T], view: &View, axes: usize) -> Option<Values> {
         for (j, d) in dst.iter_mut().enumerate() {
             *d = T::round(lanes.iter().fold(0.0, |s, l| s + l[j]));
         }
+    });
+    Some(T::wrap(out))
+}
+
+/// The fast device's sum of rows whose reduced dims end in a contiguous run of 8 or more (a bias gradient: each
+/// channel's row is N runs of H·W; a plain row is one run): each run is added in place into the eight lanes, position
+/// mod 8 carried from run to run — the order `lane_sum` gives the gathered row — an output per task.
+fn run_sums<T: Float>(xs: &[T], view: &View, axes: usize) -> Option<Values> {
+    let (nd, k) = (view.ndim(), view.ndim() - axes);
+    if axes == 0 || view.strides[nd - 1] != 1 || view.shape[nd - 1] < 8 {
+        return None;
+    }
+    let kept = View { shape: view.shape[..k].to_vec(), strides: view.strides[..k].to_vec(), offset: view.offset };
+    let reduced = View { shape: view.shape[k..].to_vec(), strides: view.strides[k..].to_vec(), offset: 0 };
+    let mut bases = Vec::with_capacity(kept.numel());
+    for_lines(&kept, |s, len, st| bases.extend((0..len as isize).map(|j| (s as isize + j * st) as usize)));
+    let mut runs = Vec::new();
+    for_runs(&reduced, |i, len| runs.push((i, len)));
+    let end = runs.iter().map(|&(i, len)| i + len).max().unwrap_or(0);
+    if bases.iter().any(|&b| b.checked_add(end).is_none_or(|e| e > xs.len())) {
+        return None;
+    }
+    let mut out = vec![T::round(0.0); bases.len()];
+    each_chunk(&mut out, 1, |o, d| {
+        let mut lanes = [0f64; 8];
+        let mut pos = 0;
+        for &(i, len) in &runs {
+            let run = &xs[bases[o] + i..bases[o] + i + len];
+            // Up to the next multiple of 8 one at a time, then whole groups of 8 (which vectorise), then the tail.
+            let head = ((8 - pos % 8) % 8).min(len);
+            for (j, &v) in run[..head].iter().enumerate() {
+                lanes[(pos + j) % 8] += v.into();
+            }
+            let groups = run[head..].chunks_exact(8);
+            let tail = groups.remainder();
+            for g in groups {
+                for (a, &v) in lanes.iter_mut().zip(g) {
+                    *a += v.into();
+                }
+            }
+            for (a, &v) in lanes.iter_mut().zip(tail) {
+                *a += v.into();
+            }
+            pos += len;
+        }
+        d[0] = T::round(lanes.iter().fold(0.0, |s, &a| s + a));
     });
     Some(T::wrap(out))
 }

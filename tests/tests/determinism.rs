@@ -47,10 +47,10 @@ fn realizing_twice_gives_the_same_bytes() -> Result<()> {
     Ok(())
 }
 
-/// The fast CPU sums a column (a reduced dim that steps over whole rows) in the order it sums a row: position mod 8
-/// into eight lanes, then the lanes in order. Terms of 2⁶⁰ beside small ones make the order show in the result.
+/// The fast CPU sums a column (a reduced dim that steps over whole rows) and a row of runs in the order it sums a
+/// gathered row: position mod 8 into eight lanes, then the lanes in order. Terms of 2⁶⁰ beside small ones make the order show in the result.
 #[test]
-fn column_sums_add_in_the_row_order() -> Result<()> {
+fn column_and_run_sums_add_in_the_row_order() -> Result<()> {
     let fast = devices().fast_cpu;
     let (rows, cols) = (1003, 2500);
     let mut g = Gen(11);
@@ -65,5 +65,17 @@ fn column_sums_add_in_the_row_order() -> Result<()> {
     let y = x.narrow(0, 0, 6)?.narrow(1, 0, 41)?.contiguous()?.reshape(&[2, 3, 41])?;
     let flat = y.reshape(&[6, 41])?.transpose(0, 1)?.contiguous()?.sum(Some(&[1]), false)?;
     assert_eq!(bytes(&y.sum(Some(&[0, 1]), false)?)?, bytes(&flat)?);
+    // Rows of runs (a bias gradient's: (5, 3, 37) summed over dims 0 and 2, each channel 5 runs of 37) against the
+    // same rows gathered from a strided view. Each row's ±2⁶⁰ terms cancel, so which small terms they swallow (the
+    // order) decides the result.
+    let term = |p: usize, c: usize| match p % 5 {
+        0 => 1.0e18f32,
+        1 => -1.0e18,
+        _ => (p * 7 + c) as f32 % 11.0 - 5.0,
+    };
+    let zs: Vec<f32> = (0..5 * 3 * 37).map(|i| term((i / 111) * 37 + i % 37, (i / 37) % 3)).collect();
+    let z = from_f32(&zs, &[5, 3, 37], fast)?;
+    let rows = z.permute(&[1, 0, 2])?.reshape(&[3, 185])?.transpose(0, 1)?.contiguous()?.transpose(0, 1)?;
+    assert_eq!(bytes(&z.sum(Some(&[0, 2]), false)?)?, bytes(&rows.sum(Some(&[1]), false)?)?);
     Ok(())
 }
