@@ -3,6 +3,12 @@
 # (arguments go to examples/mnist.py, e.g. --model cnn, --epochs 3, --device vulkan:0, --compare-torch).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# torch is installed only for --compare-torch (the main job itself does not use it).
+for arg in "$@"; do
+  if [ "$arg" = --compare-torch ]; then
+    export VKML_WITH_TORCH=1
+  fi
+done
 # shellcheck source=tools/setup.sh
 source "$ROOT/tools/setup.sh"
 cd "$ROOT"

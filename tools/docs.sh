@@ -7,7 +7,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=tools/setup.sh
-VKML_SETUP_FOR=web source "$ROOT/tools/setup.sh"
+VKML_SETUP_FOR=web VKML_WITH_TORCH=1 source "$ROOT/tools/setup.sh"
 cd "$ROOT"
 
 DOCS_VENV="$(tool_venv docs)"

