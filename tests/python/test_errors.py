@@ -156,6 +156,6 @@ def test_huge_sizes_give_an_answer_or_an_exception_never_a_panic(make):
 )
 def test_memory_past_the_machine_is_torchs_runtime_error_not_an_abort(make):
     """On the CPU the bytes are reserved before they are filled, and more than the machine's memory and swap is
-    refused before asking, so a system that overcommits (an H100 host did) refuses it too (issue #20, item 1)."""
+    refused before asking, so it is refused on a system that overcommits too (issue #20, item 1)."""
     with pytest.raises(RuntimeError, match="can't allocate memory.*more than this machine's memory and swap"):
         make()

@@ -40,7 +40,7 @@ fn machine_bytes() -> Option<u64> {
 }
 
 /// An empty buffer with room for `len` items of `itemsize` bytes. More than the machine's memory and swap is refused
-/// before asking: where the system overcommits (an H100 host did), the reservation would be granted and the fill
+/// before asking: where the system overcommits, the reservation would be granted and the fill
 /// would run into the out-of-memory killer.
 pub fn reserve(len: usize, itemsize: usize) -> Result<Vec<u8>> {
     let bytes = len
