@@ -29,7 +29,8 @@ cargo check -q --target aarch64-apple-darwin -p vkml-core -p vkml-backend-cpu -p
 step "Rust tests (the fast CPU and Vulkan against the oracle, cpu:reference; determinism, narrowing)"
 cargo test --workspace --exclude vkml-py
 step "mutation sample (shader mutants the last campaign killed stay killed; full campaign: docs/mutation.md)"
-python tools/mutate.py --sample 6
+# --clean-known: the step above has just run these tests clean, so no baseline run per mutant.
+python tools/mutate.py --sample 6 --clean-known
 step "Python wheel (abi3), installed into .pyinstall"
 rm -rf "$ROOT/.pyinstall" "$ROOT/.whl"
 (cd py && maturin build --profile dev -o "$ROOT/.whl" --interpreter "$VKML_VENV/bin/python" -q)
