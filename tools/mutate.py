@@ -13,7 +13,6 @@ Usage:
   tools/mutate.py --full [--cap N] [--kernel K ...]   the campaign; writes docs/mutation.md and docs/mutation.json
   tools/mutate.py --full --survivors                 re-run what the report has not seen killed (after new tests)
   tools/mutate.py --sample N [--clean-known]         N shader mutants the last campaign killed: fail if one survives
-                                                     (--clean-known: the tests just passed clean; no baseline runs)
   tools/mutate.py --list                             mutants per kernel, nothing run
   tools/mutate.py --report                           the report again from docs/mutation.json and the verdicts
   tools/mutate.py --export-races DIR [--kernel K ...]
@@ -57,8 +56,6 @@ DEFAULT_CAP = 40
 DEFAULT_CPU_CAP = 10
 # The test command's sample (tools/test.sh): about a minute on 2 cores.
 SAMPLE = 6
-# A mutant's time limit where the clean run was not timed (--clean-known): the sample's slowest kill took 21 s.
-KNOWN_CLEAN_TIMEOUT = 120.0
 # The families build.rs assembles, listed as build.rs lists them: every shaders/<family>.wgsl but common.wgsl, which
 # opens them all (the `.wgsl.in` files are parts).
 FAMILIES = sorted(p.name[: -len(".wgsl")] for p in SHADERS.glob("*.wgsl") if p.name != "common.wgsl")
@@ -432,15 +429,12 @@ def filters_for(families: list[str]) -> list[str]:
 
 
 class Campaign:
-    def __init__(self, bins: list[str], clean_known: bool = False):
+    def __init__(self, bins: list[str]):
         self.bins = bins
         self.sources = shader_sources()
         self.using = families_using(self.sources)
         self.tmp = Path(tempfile.mkdtemp(prefix="vkml-mutant-"))
         self.baseline: dict[str, float] = {}
-        # Where the caller has just run these tests clean (the test command's Rust step), no baseline run of each
-        # mutant's tests first: it was 2.5 of the sample's 3.6 minutes.
-        self.clean_known = clean_known
 
     def families(self, m: Mutant) -> list[str]:
         if m.path.startswith("shaders/"):
@@ -463,8 +457,6 @@ class Campaign:
         return verdict
 
     def timeout_for(self, filters: list[str]) -> float:
-        if self.clean_known:
-            return KNOWN_CLEAN_TIMEOUT
         key = " ".join(filters)
         if key not in self.baseline:
             clean = self.tmp / "clean"
@@ -715,7 +707,9 @@ def sample(args) -> int:
         for k in kernels:
             extra = [m for m in pool if m.kernel == k and m not in picked][:1]
             picked += extra[: args.sample - len(picked)]
-    c = Campaign(bins, clean_known=args.clean_known)
+    c = Campaign(bins)
+    if args.clean_known:  # the caller has just run these tests clean: no baseline run per mutant (2.5 of 3.6 min)
+        c.baseline = {" ".join(filters_for(c.families(m))): 20.0 for m in picked}
     bad = 0
     try:
         for m in picked:
@@ -780,9 +774,7 @@ def main() -> int:
     mode.add_argument("--export-races")
     mode.add_argument("--report", action="store_true")
     mode.add_argument("--import-gpu")
-    ap.add_argument(
-        "--clean-known", action="store_true", help="with --sample: the tests were just run clean, skip their baseline"
-    )
+    ap.add_argument("--clean-known", action="store_true", help="with --sample: the tests just ran clean")
     ap.add_argument("--cap", type=int, default=DEFAULT_CAP, help="mutants per shader kernel (0: all)")
     ap.add_argument("--first", action="store_true", help="record this run's rates as the kernels' first ones")
     ap.add_argument("--survivors", action="store_true", help="re-run only mutants the report has not seen killed")
