@@ -32,12 +32,8 @@ pub fn reduce(
     };
     if fast && op == ReduceOp::Sum {
         let sums = match dtype {
-            DType::F32 => {
-                words(bytes).and_then(|xs| column_sums::<f32>(xs, view, axes).or_else(|| run_sums(xs, view, axes)))
-            }
-            DType::F64 => {
-                words(bytes).and_then(|xs| column_sums::<f64>(xs, view, axes).or_else(|| run_sums(xs, view, axes)))
-            }
+            DType::F32 => words(bytes).and_then(|xs| sums_in_place::<f32>(xs, view, axes)),
+            DType::F64 => words(bytes).and_then(|xs| sums_in_place::<f64>(xs, view, axes)),
             _ => None,
         };
         if let Some(v) = sums {
@@ -180,6 +176,18 @@ fn words<T: bytemuck::Pod>(bytes: &[u8]) -> Option<&[T]> {
     bytemuck::try_cast_slice(bytes).ok().filter(|_| cfg!(target_endian = "little"))
 }
 
+/// The fast device's sum read in place where the view's layout allows (`column_sums`, then `run_sums`).
+fn sums_in_place<T: Float>(xs: &[T], view: &View, axes: usize) -> Option<Values> {
+    column_sums(xs, view, axes).or_else(|| run_sums(xs, view, axes))
+}
+
+/// The buffer index of each element under `view`, in row-major order.
+fn positions(view: &View) -> Vec<usize> {
+    let mut at = Vec::with_capacity(view.numel());
+    for_lines(view, |s, len, st| at.extend((0..len as isize).map(|j| (s as isize + j * st) as usize)));
+    at
+}
+
 /// Columns per task of `column_sums`: eight f64 lanes of them stay in the core's cache.
 const COLUMNS: usize = 1024;
 
@@ -195,8 +203,7 @@ fn column_sums<T: Float>(xs: &[T], view: &View, axes: usize) -> Option<Values> {
     if cols < 2 || rows < 2 || !kept.is_contiguous() {
         return None;
     }
-    let mut starts = Vec::with_capacity(rows);
-    for_lines(&reduced, |s, len, st| starts.extend((0..len as isize).map(|j| (s as isize + j * st) as usize)));
+    let starts = positions(&reduced);
     if starts.iter().any(|&s| s.checked_add(cols).is_none_or(|end| end > xs.len())) {
         return None;
     }
@@ -227,8 +234,7 @@ fn run_sums<T: Float>(xs: &[T], view: &View, axes: usize) -> Option<Values> {
     }
     let kept = View { shape: view.shape[..k].to_vec(), strides: view.strides[..k].to_vec(), offset: view.offset };
     let reduced = View { shape: view.shape[k..].to_vec(), strides: view.strides[k..].to_vec(), offset: 0 };
-    let mut bases = Vec::with_capacity(kept.numel());
-    for_lines(&kept, |s, len, st| bases.extend((0..len as isize).map(|j| (s as isize + j * st) as usize)));
+    let bases = positions(&kept);
     let mut runs = Vec::new();
     for_runs(&reduced, |i, len| runs.push((i, len)));
     let end = runs.iter().map(|&(i, len)| i + len).max().unwrap_or(0);

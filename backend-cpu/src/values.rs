@@ -240,19 +240,16 @@ pub fn load(bytes: &[u8], dtype: DType, view: &View) -> Values {
 pub fn f32_bytes(n: usize, fill: impl FnOnce(&mut [f32])) -> Vec<u8> {
     let mut bytes = vec![0u8; 4 * n];
     crate::heap::huge_pages(&mut bytes);
-    let mut spare = Vec::new();
-    let direct = cfg!(target_endian = "little") && bytemuck::try_cast_slice_mut::<u8, f32>(&mut bytes).is_ok();
-    if !direct {
-        spare = vec![0f32; n];
-    }
     match bytemuck::try_cast_slice_mut::<u8, f32>(&mut bytes) {
-        Ok(out) if direct => fill(out),
-        _ => fill(&mut spare),
-    }
-    if direct {
-        bytes
-    } else {
-        encode(&Values::F32(spare), DType::F32)
+        Ok(out) if cfg!(target_endian = "little") => {
+            fill(out);
+            bytes
+        }
+        _ => {
+            let mut xs = vec![0f32; n];
+            fill(&mut xs);
+            encode(&Values::F32(xs), DType::F32)
+        }
     }
 }
 
