@@ -6,7 +6,7 @@ use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 
 use crate::threads::each_chunk;
-use crate::values::{class, f32_run, gather, Values};
+use crate::values::{class, f32_run, gather, words, Values};
 
 /// Elements per block: a kernel's few blocks of scratch stay in the core's cache.
 pub const BLOCK: usize = 2048;
@@ -46,7 +46,7 @@ impl<'a> Column<'a, f32> {
         if let Some(xs) = f32_run(b, d, v) {
             return Some(Column::Run(xs));
         }
-        if let (DType::F32, Ok(xs), true) = (d, bytemuck::try_cast_slice(b), cfg!(target_endian = "little")) {
+        if let (DType::F32, Some(xs)) = (d, words(b)) {
             return Some(Column::View(xs, v.clone()));
         }
         match gather(b, d, v, class(d)) {

@@ -9,7 +9,7 @@ use vkml_core::base::view::View;
 use vkml_core::graph::op::ReduceOp;
 
 use crate::threads::each_chunk;
-use crate::values::{class, encode, for_lines, for_runs, gather, Class, Values};
+use crate::values::{class, encode, for_lines, for_runs, gather, words, Class, Values};
 
 #[cfg(not(target_arch = "wasm32"))]
 use rayon::prelude::*;
@@ -169,11 +169,6 @@ fn lane_sum<T: Float>(row: &[T]) -> T {
         *a += v.into();
     }
     T::round(acc.iter().fold(0.0, |s, &a| s + a))
-}
-
-/// A float buffer read in place (little-endian hosts, aligned buffers).
-fn words<T: bytemuck::Pod>(bytes: &[u8]) -> Option<&[T]> {
-    bytemuck::try_cast_slice(bytes).ok().filter(|_| cfg!(target_endian = "little"))
 }
 
 /// The fast device's sum read in place where the view's layout allows (`column_sums`, then `run_sums`).

@@ -100,14 +100,19 @@ pub fn float_to_int(v: f64, d: DType) -> i64 {
     }
 }
 
+/// A buffer's elements read in place as `T`: None unless it is at `T`'s alignment and the host is little-endian
+/// (NumPy layout's order).
+pub fn words<T: bytemuck::Pod>(bytes: &[u8]) -> Option<&[T]> {
+    bytemuck::try_cast_slice(bytes).ok().filter(|_| cfg!(target_endian = "little"))
+}
+
 /// The float32 elements under a contiguous `view`, read in place: None unless the buffer holds float32 at a float's
 /// alignment, in the host's (little-endian) order.
 pub fn f32_run<'a>(bytes: &'a [u8], dtype: DType, view: &View) -> Option<&'a [f32]> {
-    if dtype != DType::F32 || !view.is_contiguous() || cfg!(not(target_endian = "little")) {
+    if dtype != DType::F32 || !view.is_contiguous() {
         return None;
     }
-    let run = bytes.get(4 * view.offset..4 * (view.offset + view.numel()))?;
-    bytemuck::try_cast_slice(run).ok()
+    words(bytes.get(4 * view.offset..4 * (view.offset + view.numel()))?)
 }
 
 /// Gather the elements under `view` from a buffer of `dtype`, converted to `class`. The dtype and class are matched
@@ -117,11 +122,8 @@ pub fn gather(bytes: &[u8], dtype: DType, view: &View, class: Class) -> Values {
         if let Some(xs) = f32_run(bytes, dtype, view) {
             return Values::F32(xs.to_vec());
         }
-        #[cfg(target_endian = "little")]
-        if dtype == DType::F32 {
-            if let Ok(xs) = bytemuck::try_cast_slice::<u8, f32>(bytes) {
-                return Values::F32(gather_with(view, |i| xs[i]));
-            }
+        if let (DType::F32, Some(xs)) = (dtype, words::<f32>(bytes)) {
+            return Values::F32(gather_with(view, |i| xs[i]));
         }
     }
     macro_rules! as_class {
