@@ -1,9 +1,11 @@
 //! Reductions (shaders/reduce.wgsl): one workgroup per output, or one invocation per output where rows are short
 //! (a pool's window, a row of class scores), whose workgroup would sit mostly idle through its tree; the op code is
 //! the row's position (`OP_<NAME>`). Where the reduced elements lie contiguous the shader skips the per-element
-//! index arithmetic, which otherwise costs more than the load on a fast GPU.
+//! index arithmetic, which otherwise costs more than the load on a fast GPU; where they are float32, sums and extrema
+//! go to shaders/reduce_flat.wgsl, which reads them four at a time.
 
 use vkml_core::backend::Kernel;
+use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
 use vkml_core::graph::op::ReduceOp;
 use vkml_core::util::error::{Error, Result};
@@ -22,12 +24,23 @@ pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Launch> {
     meta.set_input(0, a.buffer.dtype, v)?;
     meta.n = to_u32(outer)?;
     meta.extra = [axes as u32, to_u32(inner)?, 0, 0];
-    if let Some(step) = contiguous(v, split) {
+    let step = contiguous(v, split);
+    if let Some(step) = step {
         meta.extra2 = [1, to_u32(step)?, 0, 0];
     }
     let (short, groups) = rows_grid(outer, inner);
     meta.extra[2] = u32::from(short);
-    Ok(Launch { family: "reduce", meta, inputs: vec![a.buffer.clone()], groups })
+    let flat = !short && a.buffer.dtype == DType::F32 && flat_op(op) && step.is_some();
+    let family = if flat { "reduce_flat" } else { "reduce" };
+    Ok(Launch { family, meta, inputs: vec![a.buffer.clone()], groups })
+}
+
+/// The reductions shaders/reduce_flat.wgsl computes (a float product keeps its scaled form in the generic kernel).
+fn flat_op(op: ReduceOp) -> bool {
+    match op {
+        ReduceOp::Sum | ReduceOp::Max | ReduceOp::Min | ReduceOp::ArgMax | ReduceOp::ArgMin => true,
+        ReduceOp::Prod => false,
+    }
 }
 
 /// Where every output's reduced elements lie contiguous and output o's start at `offset + o * step`: that step. The

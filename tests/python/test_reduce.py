@@ -113,6 +113,26 @@ CASES = [
     case("amin", [(3, 70001)], lambda x: x.amin(dim=1), dtype="bfloat16"),
     case("max", [(300, 300)], lambda x: x.max()),
     case("amax", [np.where(np.arange(70001) == 69999, np.nan, np.linspace(-1, 1, 70001))], lambda x: x.amax()),
+    # contiguous float32 rows, read four at a time on a GPU (shaders/reduce_flat.wgsl): whole vectors, heads before
+    # the first multiple of four and tails of 1 to 3, ties (the first index wins), views.
+    case("sum", [(3, 133)], lambda x: x.sum(dim=1)),  # rows from elements 0, 133, 266: heads of 0, 3 and 2
+    case("sum", [(1, 4099)], lambda x: x.sum(dim=-1)),
+    case("sum", [(3, 136)], lambda x: x[:, :133].sum(dim=-1)),
+    case("mean", [(4, 1030)], lambda x: x.mean(dim=1)),
+    case("amax", [(3, 135)], lambda x: x.amax(dim=1), domain="grid"),
+    case("argmax", [(5, 513)], lambda x: x.argmax(dim=1), domain="grid"),
+    case("amin", [(3, 134)], lambda x: x.amin(dim=1), domain="grid"),
+    case("argmin", [(4, 1027)], lambda x: x.argmin(dim=1), domain="grid"),
+    case("min", [(2, 2000)], lambda x: x.min(dim=1), domain="grid"),
+    case("sum", [(5, 136)], lambda x: x[1:, 4:].sum(dim=1)),  # rows of 132 from element 140: still aligned
+    case("amax", [(5, 137)], lambda x: x[:, 1:].amax(dim=1)),
+    case("amax", [(33, 40)], lambda x: x.t().amax(dim=0)),  # rows along a strided dim: the generic kernel
+    case(
+        "argmax",
+        [np.where(np.isin(np.arange(300), [70, 75, 299]), np.nan, np.arange(300.0))[None]],
+        lambda x: x.argmax(dim=1),
+    ),
+    case("amin", [np.where(np.arange(300) == 201, np.nan, -np.arange(300.0))[None]], lambda x: x.amin(dim=1)),
 ]
 
 
@@ -139,3 +159,35 @@ def test_the_cpu_oracle_sums_within_a_rounding_of_exact():
     x = np.full(32767, 0.1, np.float32)
     exact = np.float32(x.astype(np.float64).sum())
     assert vkml.tensor(x).sum().item() == exact
+
+
+@pytest.mark.parametrize(
+    ("shape", "view", "pipeline"),
+    [
+        ((3, 133), lambda x: x, "reduce_flat"),
+        ((5, 136), lambda x: x[1:, 4:], "reduce_flat"),
+        ((5, 137), lambda x: x[:, 1:], "reduce_flat"),
+        ((3, 20), lambda x: x, "reduce"),
+        ((40, 33), lambda x: x.t(), "reduce"),
+    ],
+)
+def test_aligned_float32_rows_take_the_vector_kernel(shape, view, pipeline, device):
+    """The cases above reach the kernel they are meant for on a GPU, the floor included (rows of at most 32 take one
+    invocation each); the CPU has one."""
+    x = view(vkml.tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape), device=device))
+    vkml.realize(x)
+    with vkml.profile() as p:
+        x.sum(dim=1).numpy()
+    want = "cpu" if device.startswith("cpu") else pipeline
+    assert [k["pipeline"] for k in p.kernels if k["op"] == "sum"] == [want]
+
+
+def test_signed_zero_extrema_keep_the_first(device):
+    """A row whose extremum is zero, both signs present, gives the first zero's sign on every device, as the CPU
+    oracle does (torch's own kernels differ by path here: its CPU amax gave +0 for this row and -0 for [-0, +0])."""
+    head, tail = [-1.0] * 7, [-2.0] * 90 + [-3.0] * 40
+    rows = np.array([head + [-0.0] + tail[:90] + [0.0] + tail[90:], head + [0.0] + tail[:90] + [-0.0] + tail[90:]])
+    x = vkml.tensor(rows.astype(np.float32), device=device)
+    assert np.signbit(x.amax(dim=1).numpy()).tolist() == [True, False]
+    assert np.signbit((-x).amin(dim=1).numpy()).tolist() == [False, True]
+    assert x.argmax(dim=1).tolist() == [7, 7] and (-x).argmin(dim=1).tolist() == [7, 7]
