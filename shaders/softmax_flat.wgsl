@@ -1,0 +1,164 @@
+// softmax (op 0) and log_softmax (op 1) of contiguous float32 rows whose length n is a multiple of four, from 36 to
+// 4,096, starting at a multiple of four elements (backend-vulkan/src/softmax.rs chooses it; extra.x is n, offset.x
+// the first row's start): softmax.wgsl's arithmetic, one workgroup per row, each invocation reading its elements
+// as up to eight aligned vec4s (vectors l, l + WG, …) into eight named registers, never a private array, which a
+// compiler may keep in memory. Each invocation's max and sum run over its elements in index order and the same
+// fixed trees combine them, so every run gives the same bytes; softmax keeps each exp(x − m) for the division
+// rather than computing it again.
+// @uses arith
+
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(9) var<storage, read_write> out: array<vec4<u32>>;
+
+var<workgroup> tree: array<u32, 128>;
+
+// −inf in every lane: the value of a vector past the row, which leaves the max unchanged and adds exp(−inf) = 0.
+const PAST: vec4<u32> = vec4<u32>(0xff800000u);
+
+// A workgroup's tree over its invocations' partial maxima, or sums when `sum`, in a fixed order; every invocation
+// gets the result.
+fn tree_combine(lid: u32, v: u32, sum: bool) -> u32 {
+    tree[lid] = v;
+    for (var s = WG / 2u; s > 0u; s = s / 2u) {
+        workgroupBarrier();
+        if (lid < s) {
+            if (sum) {
+                tree[lid] = bitcast<u32>(bitcast<f32>(tree[lid]) + bitcast<f32>(tree[lid + s]));
+            } else {
+                tree[lid] = bitcast<u32>(fmaximum(tree[lid], tree[lid + s]));
+            }
+        }
+    }
+    workgroupBarrier();
+    let r = tree[0];
+    workgroupBarrier();
+    return r;
+}
+
+// Vector v of the row whose first vector is `base`, or PAST beyond its `vecs` vectors.
+fn load(base: u32, v: u32, vecs: u32) -> vec4<u32> {
+    if (v < vecs) {
+        return a[base + v];
+    }
+    return PAST;
+}
+
+fn max4(m: u32, x: vec4<u32>) -> u32 {
+    var r = bitcast<u32>(fmaximum(m, x.x));
+    r = bitcast<u32>(fmaximum(r, x.y));
+    r = bitcast<u32>(fmaximum(r, x.z));
+    return bitcast<u32>(fmaximum(r, x.w));
+}
+
+// exp(x − m) of each lane, as bits.
+fn exp4(x: vec4<u32>, m: f32) -> vec4<u32> {
+    let d = bitcast<vec4<f32>>(x) - vec4<f32>(m);
+    return vec4<u32>(
+        bitcast<u32>(exp_bits(bitcast<u32>(d.x), false)),
+        bitcast<u32>(exp_bits(bitcast<u32>(d.y), false)),
+        bitcast<u32>(exp_bits(bitcast<u32>(d.z), false)),
+        bitcast<u32>(exp_bits(bitcast<u32>(d.w), false)),
+    );
+}
+
+fn sum4(s: f32, e: vec4<u32>) -> f32 {
+    return (((s + bitcast<f32>(e.x)) + bitcast<f32>(e.y)) + bitcast<f32>(e.z)) + bitcast<f32>(e.w);
+}
+
+// The outputs of a vector: from its exps `e` (softmax: e / s) or from its inputs `e` (log_softmax: x − m − log s).
+fn y4(e: vec4<u32>, m: f32, s: f32, lse: f32, soft: bool) -> vec4<u32> {
+    if (soft) {
+        let sb = bitcast<u32>(s);
+        return vec4<u32>(
+            bitcast<u32>(fdiv(e.x, sb)),
+            bitcast<u32>(fdiv(e.y, sb)),
+            bitcast<u32>(fdiv(e.z, sb)),
+            bitcast<u32>(fdiv(e.w, sb)),
+        );
+    }
+    return bitcast<vec4<u32>>((bitcast<vec4<f32>>(e) - vec4<f32>(m)) - vec4<f32>(lse));
+}
+
+fn store(row: u32, v: u32, vecs: u32, y: vec4<u32>) {
+    if (v < vecs) {
+        out[row + v] = y;
+    }
+}
+
+@compute @workgroup_size(128)
+fn main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let vecs = info.extra.x / 4u;
+    let g = wid.x + wid.y * nwg.x;
+    if (g >= info.n / info.extra.x) {
+        return;
+    }
+    let base = info.offset.x / 4u + g * vecs;
+    var c0 = load(base, lid, vecs);
+    var c1 = load(base, lid + WG, vecs);
+    var c2 = load(base, lid + 2u * WG, vecs);
+    var c3 = load(base, lid + 3u * WG, vecs);
+    var c4 = load(base, lid + 4u * WG, vecs);
+    var c5 = load(base, lid + 5u * WG, vecs);
+    var c6 = load(base, lid + 6u * WG, vecs);
+    var c7 = load(base, lid + 7u * WG, vecs);
+    var mb = max4(max4(max4(max4(0xff800000u, c0), c1), c2), c3);
+    mb = max4(max4(max4(max4(mb, c4), c5), c6), c7);
+    let m = bitcast<f32>(tree_combine(lid, mb, false));
+    let soft = info.op == 0u;
+    var part = 0.0;
+    var e = exp4(c0, m);
+    part = sum4(part, e);
+    if (soft) {
+        c0 = e;
+    }
+    e = exp4(c1, m);
+    part = sum4(part, e);
+    if (soft) {
+        c1 = e;
+    }
+    e = exp4(c2, m);
+    part = sum4(part, e);
+    if (soft) {
+        c2 = e;
+    }
+    e = exp4(c3, m);
+    part = sum4(part, e);
+    if (soft) {
+        c3 = e;
+    }
+    e = exp4(c4, m);
+    part = sum4(part, e);
+    if (soft) {
+        c4 = e;
+    }
+    e = exp4(c5, m);
+    part = sum4(part, e);
+    if (soft) {
+        c5 = e;
+    }
+    e = exp4(c6, m);
+    part = sum4(part, e);
+    if (soft) {
+        c6 = e;
+    }
+    e = exp4(c7, m);
+    part = sum4(part, e);
+    if (soft) {
+        c7 = e;
+    }
+    let s = bitcast<f32>(tree_combine(lid, bitcast<u32>(part), true));
+    let lse = log_bits(bitcast<u32>(s), false);
+    let row = g * vecs;
+    store(row, lid, vecs, y4(c0, m, s, lse, soft));
+    store(row, lid + WG, vecs, y4(c1, m, s, lse, soft));
+    store(row, lid + 2u * WG, vecs, y4(c2, m, s, lse, soft));
+    store(row, lid + 3u * WG, vecs, y4(c3, m, s, lse, soft));
+    store(row, lid + 4u * WG, vecs, y4(c4, m, s, lse, soft));
+    store(row, lid + 5u * WG, vecs, y4(c5, m, s, lse, soft));
+    store(row, lid + 6u * WG, vecs, y4(c6, m, s, lse, soft));
+    store(row, lid + 7u * WG, vecs, y4(c7, m, s, lse, soft));
+}
