@@ -2,7 +2,8 @@
 
 import numpy as np
 import pytest
-from helpers import case, check_op, each, matrix
+import vkml
+from helpers import CPUS, case, check_op, each, matrix
 
 BINARY = {
     "add": lambda a, b: a + b,
@@ -109,7 +110,38 @@ CASES = [
     case("mul", [(6, 5), (6, 5)], lambda a, b: a[::2] * b[1::2]),
     case("add", [(4, 5), (4, 5)], lambda a, b: (a + b) * (a - b) + a),  # exact ops only, so exact overall
     case("add", [(4, 5)], lambda x: x + x),  # the same tensor twice
+    # float32 add, mul, div, maximum, minimum over contiguous or broadcast-value operands, four at a time on a GPU
+    # (shaders/binary_flat.wgsl): a partial last vector, views from aligned and unaligned rows, a 0-d operand.
+    case("mul", [(3, 7), (3, 7)], lambda a, b: a * b, domain="wide"),
+    case("div", [(1001,), (1001,)], lambda a, b: a / b),
+    case("maximum", [(6, 9), (6, 9)], lambda a, b, lib: lib.maximum(a, b), domain="grid"),
+    case("minimum", [(6, 9), (6, 9)], lambda a, b, lib: lib.minimum(a[1:], b[2:4].sum(0)), domain="grid"),
+    case("add", [(5, 8), (5, 8)], lambda a, b: a[1:] + b[:4]),
+    case("add", [(5, 9), (5, 9)], lambda a, b: a[1:] + b[:4]),
+    case("mul", [(5, 8), ()], lambda a, b: b * a[2:]),
+    case("div", [np.array([1e-40, -0.0, 3e38, np.nan, 1.0, -np.inf, 7.0]), np.array([3.0])], lambda a, b: a / b),
 ]
 
 
 test_case = each(CASES)
+
+
+@pytest.mark.parametrize(
+    ("fn", "pipeline"),
+    [
+        (lambda a, b: a + b, "binary_flat"),
+        (lambda a, b: a[1:] * b[0, 0], "binary_flat"),
+        (lambda a, b: a + b[0], "binary"),
+        (lambda a, b: a.half() + b.half(), "binary"),
+    ],
+)
+def test_contiguous_float32_operands_take_the_vector_kernel(fn, pipeline, device):
+    """The cases above reach the kernel they are meant for on a GPU, the floor included; the CPU has one."""
+    a, b = (vkml.tensor(np.arange(40, dtype=np.float32).reshape(5, 8) + i, device=device) for i in (1, 2))
+    vkml.realize(a, b)
+    with vkml.profile() as p:
+        fn(a, b).numpy()
+    if device in CPUS:
+        assert {k["pipeline"] for k in p.kernels} == {"cpu"}, p.kernels
+    else:
+        assert [k["pipeline"] for k in p.kernels if k["op"] in ("add", "mul", "sub")][-1:] == [pipeline], p.kernels
