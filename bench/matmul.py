@@ -67,7 +67,7 @@ def main() -> None:
     wide = not half and _vkml._has_wide_matmul()
     names = [name for name in PIPELINES if (name not in COOP or coop) and (name != "wide" or wide)]
     tdev = "cuda" if torch.cuda.is_available() else "cpu"
-    gpus = [str(d) for d in vkml.devices() if str(d) != "cpu"]
+    gpus = [str(d) for d in vkml.devices() if not str(d).startswith("cpu")]
     print(f"{args.dtype}, median of {args.repeat} (ms); torch on {tdev}; ratio = vkml / torch (below 1: vkml faster)")
     rng = np.random.default_rng(0)
     for batch, m, k, n in SHAPES:

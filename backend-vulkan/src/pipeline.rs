@@ -115,12 +115,14 @@ fn explicit_layout(device: &wgpu::Device, label: &str, inputs: u32) -> wgpu::Pip
 const COOPERATIVE: &str = "enable wgpu_cooperative_matrix;";
 
 /// A cooperative-matrix family's pipeline, compiled here to SPIR-V under the GLSL450 memory model (spirv.rs says
-/// why) and handed to the driver as it is; its bindings are the matmul pipelines' (two inputs).
+/// why) and handed to the driver as it is; its bindings are the matmul pipelines' (two inputs), numbered as wgpu
+/// numbers `explicit_layout`'s descriptors.
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(unsafe_code)]
 fn cooperative_pipeline(device: &wgpu::Device, family: &'static str, src: &str) -> Result<wgpu::ComputePipeline> {
     use naga::valid::Capabilities as C;
-    let (words, [x, y, z]) = crate::spirv::compile(src, C::SHADER_FLOAT16 | C::COOPERATIVE_MATRIX | C::SUBGROUP)?;
+    let caps = C::SHADER_FLOAT16 | C::COOPERATIVE_MATRIX | C::SUBGROUP;
+    let (words, [x, y, z]) = crate::spirv::compile(src, caps, &[0, 1, 2, 9])?;
     let main = wgpu::PassthroughShaderEntryPoint { name: "main".into(), workgroup_size: (x, y, z) };
     let desc = wgpu::ShaderModuleDescriptorPassthrough {
         label: Some(family),

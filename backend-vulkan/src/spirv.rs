@@ -27,14 +27,27 @@ const VULKAN_ACCESS: u32 = 0x8 | 0x10 | 0x20;
 
 /// The SPIR-V of a validated WGSL module (`caps`: the optional capabilities it uses) for entry point `main`, as wgpu
 /// would write it for a Vulkan 1.3 device, but under the GLSL450 memory model; and main's workgroup size.
-pub fn compile(src: &str, caps: naga::valid::Capabilities) -> Result<(Vec<u32>, [u32; 3])> {
+/// `bindings` are the binding numbers of group 0's layout in increasing order: wgpu's Vulkan backend numbers a
+/// layout's descriptors 0, 1, 2, … in that order and has naga remap the module's bindings to match, which a
+/// passed-through module must do itself (binding 9 of a layout [0, 1, 2, 9] is descriptor 3).
+pub fn compile(src: &str, caps: naga::valid::Capabilities, bindings: &[u32]) -> Result<(Vec<u32>, [u32; 3])> {
     let fail = |what: &str, e: String| Error::Backend(format!("compiling a cooperative-matrix kernel: {what}: {e}"));
     let module = naga::front::wgsl::parse_str(src).map_err(|e| fail("parse", e.emit_to_string(src)))?;
     let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .validate(&module)
         .map_err(|e| fail("validate", e.emit_to_string(src)))?;
+    let binding_map = bindings
+        .iter()
+        .zip(0..)
+        .map(|(&binding, slot)| {
+            let target = naga::back::spv::BindingInfo { descriptor_set: 0, binding: slot, binding_array_size: None };
+            (naga::ResourceBinding { group: 0, binding }, target)
+        })
+        .collect();
     let options = naga::back::spv::Options {
         lang_version: (1, 6),
+        binding_map,
+        fake_missing_bindings: false,
         flags: naga::back::spv::WriterFlags::empty(),
         zero_initialize_workgroup_memory: naga::back::spv::ZeroInitializeWorkgroupMemoryMode::None,
         ..Default::default()
@@ -145,16 +158,26 @@ mod tests {
         assert!(glsl450(&[0, 1, 2, 3, 4]).is_err());
     }
 
+    const OP_DECORATE: u32 = 71;
+    const DECORATION_BINDING: u32 = 33;
+
     #[test]
     fn the_cooperative_families_compile_under_glsl450() {
         use naga::valid::Capabilities as C;
         for family in ["matmul_coop", "matmul_coop_tiled"] {
             let src = crate::pipeline::source(family);
-            let compiled = compile(&src, C::SHADER_FLOAT16 | C::COOPERATIVE_MATRIX | C::SUBGROUP);
+            let compiled = compile(&src, C::SHADER_FLOAT16 | C::COOPERATIVE_MATRIX | C::SUBGROUP, &[0, 1, 2, 9]);
             let (words, _) = compiled.unwrap_or_else(|e| panic!("{family}: {e}"));
             let declared = words.windows(3).any(|w| w == [(3 << 16) | OP_MEMORY_MODEL, 0, MODEL_GLSL450]);
             let vulkan = words.windows(2).any(|w| w == [(2 << 16) | OP_CAPABILITY, CAPABILITY_VULKAN_MEMORY_MODEL]);
             assert!(declared && !vulkan, "{family}");
+            // OpDecorate %out Binding 3: the output's binding 9 is the layout's fourth descriptor.
+            let out =
+                words.windows(4).any(|w| w[0] == (4 << 16) | OP_DECORATE && w[2] == DECORATION_BINDING && w[3] == 3);
+            assert!(out, "{family}: no descriptor 3");
+            let nine =
+                words.windows(4).any(|w| w[0] == (4 << 16) | OP_DECORATE && w[2] == DECORATION_BINDING && w[3] == 9);
+            assert!(!nine, "{family}: binding 9 left as it is");
         }
     }
 }
