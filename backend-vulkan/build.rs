@@ -96,8 +96,7 @@ fn assemble(dir: &Path, family: &str, constants: &str) -> Result<String, String>
     }
     check_cases(family, &format!("{parts}\n{body}"))?;
     // `// @features NAME ...`: the optional features a family needs, as WGSL enable directives (which must open the
-    // module) where WGSL has one and naga takes it (naga 30 rejects `enable subgroups;` and takes subgroup builtins
-    // without it).
+    // module) where WGSL has one.
     let mut src: String = features(&body)
         .filter_map(|f| match f {
             "f16" => Some("enable f16;\n"),
@@ -137,7 +136,7 @@ fn features(body: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Validate with no optional capability beyond the features the family declares (only the cooperative-matrix
-/// pipelines declare any; the backend runs them only on devices that offer them).
+/// pipeline declares any; the backend runs it only on devices that offer them).
 fn validate(family: &str, src: &str) -> Result<(), String> {
     use naga::valid::Capabilities as C;
     let module = naga::front::wgsl::parse_str(src).map_err(|e| e.emit_to_string(src))?;
@@ -145,7 +144,6 @@ fn validate(family: &str, src: &str) -> Result<(), String> {
         c | match f {
             "f16" => C::SHADER_FLOAT16,
             "cooperative_matrix" => C::COOPERATIVE_MATRIX,
-            "subgroups" => C::SUBGROUP,
             _ => C::empty(),
         }
     });

@@ -17,8 +17,7 @@ import torch
 import vkml
 from vkml import _vkml
 
-PIPELINES = ("gemv", "small", "splitk", "tiled", "wide", "batched", "coop", "coop_tiled")
-COOP = ("coop", "coop_tiled")
+PIPELINES = ("gemv", "small", "splitk", "tiled", "wide", "batched", "coop")
 # (batch, m, k, n): a vector side, tiny, long K with few outputs, large square and MLP-shaped, many small batches.
 SHAPES = [
     (1, 1, 4096, 4096),
@@ -65,7 +64,7 @@ def main() -> None:
     half = args.dtype == "float16"
     coop = half and _vkml._has_coop_matmul()
     wide = not half and _vkml._has_wide_matmul()
-    names = [name for name in PIPELINES if (name not in COOP or coop) and (name != "wide" or wide)]
+    names = [name for name in PIPELINES if (name != "coop" or coop) and (name != "wide" or wide)]
     tdev = "cuda" if torch.cuda.is_available() else "cpu"
     gpus = [str(d) for d in vkml.devices() if not str(d).startswith("cpu")]
     print(f"{args.dtype}, median of {args.repeat} (ms); torch on {tdev}; ratio = vkml / torch (below 1: vkml faster)")
@@ -85,7 +84,7 @@ def main() -> None:
             vkml.realize(va, vb)
             cells = []
             for name in names:
-                if batch * m * n >= TILED_ONLY and name not in ("tiled", "wide", "batched", *COOP):
+                if batch * m * n >= TILED_ONLY and name not in ("tiled", "wide", "batched", "coop"):
                     continue
                 _vkml._force_matmul(name)
                 try:

@@ -135,17 +135,12 @@ async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> R
     Ok(Opened { device, queue, info, limits, coop, timestamps, stray_error, lost })
 }
 
-/// The features the cooperative-matrix pipelines (shaders/matmul_coop*.wgsl) need, where the adapter has them all:
-/// a subgroup-scope 16x16x16 configuration with f16 inputs and an f32 accumulator, f16 in shaders, subgroups (the
-/// staged pipeline's invocations find their subgroup), and SPIR-V handed to the driver as it is (spirv.rs); and
-/// subgroups of exactly 32, since the direct pipeline's workgroup of 32 must be one whole subgroup and the staged
-/// one's four subgroups cover 128 invocations. wgpu offers cooperative matrices
+/// The features the cooperative-matrix pipeline (shaders/matmul_coop.wgsl) needs, where the adapter has them all:
+/// a subgroup-scope 16x16x16 configuration with f16 inputs and an f32 accumulator, and f16 in shaders; and
+/// subgroups of exactly 32, since its workgroup of 32 must be one whole subgroup. wgpu offers cooperative matrices
 /// natively only, and the floor asks for no optional feature, so neither a browser nor the floor runs that pipeline.
 fn coop_features(adapter: &wgpu::Adapter) -> Option<wgpu::Features> {
-    let features = wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
-        | wgpu::Features::SHADER_F16
-        | wgpu::Features::SUBGROUP
-        | wgpu::Features::PASSTHROUGH_SHADERS;
+    let features = wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX | wgpu::Features::SHADER_F16;
     let info = adapter.get_info();
     let subgroup = (info.subgroup_min_size, info.subgroup_max_size) == (32, 32);
     let config = |p: &wgpu::CooperativeMatrixProperties| {

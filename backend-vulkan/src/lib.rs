@@ -20,8 +20,6 @@ mod scan;
 mod softmax;
 mod sort;
 #[cfg(not(target_arch = "wasm32"))]
-mod spirv;
-#[cfg(not(target_arch = "wasm32"))]
 mod straight;
 mod unary;
 mod window;
@@ -332,8 +330,8 @@ impl VulkanBackend {
             let (pipeline, name) = match d.family {
                 "fused" => self
                     .pipelines
-                    .program(&self.device, d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default())?,
-                family => (self.pipelines.get(&self.device, family)?, family),
+                    .program(&self.device, d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default()),
+                family => (self.pipelines.get(&self.device, family), family),
             };
             names.push(name);
             let meta = wgpu::BufferBinding {

@@ -1,4 +1,4 @@
-//! Matmul: eight WGSL pipelines (shaders/matmul*.wgsl) and the selector that picks one from the product's shape,
+//! Matmul: seven WGSL pipelines (shaders/matmul*.wgsl) and the selector that picks one from the product's shape,
 //! its dtype and the device's features.
 //! Every pipeline reads its inputs through their strides (transposed and broadcast inputs need no copy) and sums each
 //! output's K products in a fixed order, so a shape always gives the same bytes on a device; docs/matmul.md has the
@@ -42,10 +42,6 @@ const COOP_TILE: usize = 32;
 const COOP_STEP: usize = 16;
 /// Cooperative loads need 16-byte aligned rows: offsets and strides in multiples of 8 halves.
 const COOP_ALIGN: isize = 8;
-/// The staged cooperative-matrix pipeline's tile (shaders/matmul_coop_tiled.wgsl): m and n at least this, since its
-/// edge workgroups move back inside the output; it takes the direct pipeline's products from the tiled pipeline's
-/// million outputs on.
-const COOP_TILED: usize = 128;
 
 /// A matmul pipeline; each is one shader family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,13 +62,10 @@ pub enum Pipeline {
     /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 32x32
     /// output tiles; only on devices that offer them, never on the floor or in a browser.
     Coop,
-    /// As `Coop`, 128x128 output tiles of four subgroups, the operands staged through workgroup memory; m and n at
-    /// least 128.
-    CoopTiled,
 }
 
 impl Pipeline {
-    pub const ALL: [Pipeline; 8] = [
+    pub const ALL: [Pipeline; 7] = [
         Pipeline::Gemv,
         Pipeline::Small,
         Pipeline::SplitK,
@@ -80,7 +73,6 @@ impl Pipeline {
         Pipeline::Wide,
         Pipeline::Batched,
         Pipeline::Coop,
-        Pipeline::CoopTiled,
     ];
 
     /// The pipeline's short name (docs/matmul.md, the benchmark's rows).
@@ -93,7 +85,6 @@ impl Pipeline {
             Pipeline::Wide => "wide",
             Pipeline::Batched => "batched",
             Pipeline::Coop => "coop",
-            Pipeline::CoopTiled => "coop_tiled",
         }
     }
 
@@ -110,7 +101,6 @@ impl Pipeline {
             Pipeline::Wide => "matmul_wide",
             Pipeline::Batched => "matmul",
             Pipeline::Coop => "matmul_coop",
-            Pipeline::CoopTiled => "matmul_coop_tiled",
         }
     }
 
@@ -131,7 +121,6 @@ impl Pipeline {
             Pipeline::Wide => tiled((WIDE_TILE, WIDE_TILE)),
             Pipeline::Batched => tiled((16, 16)),
             Pipeline::Coop => tiled((COOP_TILE, COOP_TILE)),
-            Pipeline::CoopTiled => tiled((COOP_TILED, COOP_TILED)),
         }
     }
 }
@@ -153,8 +142,6 @@ pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool, wide: bool
         Pipeline::Small
     } else if k >= LONG_K && outputs <= GEMV_MAX_OUT {
         Pipeline::Gemv
-    } else if coop && m >= COOP_TILED && n >= COOP_TILED && outputs >= TILED_MIN_OUT {
-        Pipeline::CoopTiled
     } else if coop {
         Pipeline::Coop
     } else if k >= SPLITK_MIN_K && outputs <= SPLITK_MAX_OUT {
@@ -252,32 +239,21 @@ pub fn matmul(k: &Kernel, coop: bool, wide: bool, forced: Option<Pipeline>) -> R
         Pipeline::Tiled if cfg!(target_arch = "wasm32") => Pipeline::Batched,
         p => p,
     });
-    let cooperative = matches!(pipeline, Pipeline::Coop | Pipeline::CoopTiled);
-    if cooperative && flags.is_none() {
+    if pipeline == Pipeline::Coop && flags.is_none() {
         return Err(Error::Unsupported(if !coop {
             "this device offers no cooperative-matrix matmul pipeline (it needs 16x16x16 f16 matrix units through \
              wgpu's EXPERIMENTAL_COOPERATIVE_MATRIX, f16 in shaders and 32-wide subgroups)"
                 .to_string()
         } else if !halves {
-            format!("the cooperative-matrix matmul pipeline {} takes float16 inputs only", pipeline.name())
+            "the cooperative-matrix matmul pipeline takes float16 inputs only".to_string()
         } else {
             format!(
-                "the cooperative-matrix matmul pipeline {} needs m, n and K multiples of 16, and each operand with a \
-                 unit stride on one side, the other side's stride and the offset multiples of 8 (got {m}x{kk} @ \
-                 {kk}x{n}, strides {:?} and {:?}, offsets {} and {})",
-                pipeline.name(),
-                a.view.strides,
-                b.view.strides,
-                a.view.offset,
-                b.view.offset
+                "the cooperative-matrix matmul pipeline needs m, n and K multiples of 16, and each operand with a unit \
+                 stride on one side, the other side's stride and the offset multiples of 8 (got {m}x{kk} @ {kk}x{n}, \
+                 strides {:?} and {:?}, offsets {} and {})",
+                a.view.strides, b.view.strides, a.view.offset, b.view.offset
             )
         }));
-    }
-    if pipeline == Pipeline::CoopTiled && (m < COOP_TILED || n < COOP_TILED) {
-        return Err(Error::Unsupported(format!(
-            "the cooperative-matrix matmul pipeline coop_tiled needs m and n of at least {COOP_TILED} (got {m}x{kk} \
-             @ {kk}x{n})"
-        )));
     }
     if pipeline == Pipeline::Wide && wide_flags.is_none() {
         return Err(Error::Unsupported(if !wide {

@@ -5,10 +5,6 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-#[cfg(target_arch = "wasm32")]
-use vkml_core::util::error::Error;
-use vkml_core::util::error::Result;
-
 // FAMILIES: every kernel family and its WGSL, listed by build.rs from the files in shaders/.
 include!(concat!(env!("OUT_DIR"), "/families.rs"));
 
@@ -34,36 +30,31 @@ pub struct Pipelines {
 }
 
 impl Pipelines {
-    pub fn get(&self, device: &wgpu::Device, family: &'static str) -> Result<wgpu::ComputePipeline> {
+    pub fn get(&self, device: &wgpu::Device, family: &'static str) -> wgpu::ComputePipeline {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(p) = cache.get(family) {
-            return Ok(p.clone());
+            return p.clone();
         }
-        let src = source(family);
-        let p = if src.contains(COOPERATIVE) {
-            cooperative_pipeline(device, family, &src)?
-        } else {
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(family),
-                source: wgpu::ShaderSource::Wgsl(src),
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(family),
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            })
-        };
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(family),
+            source: wgpu::ShaderSource::Wgsl(source(family)),
+        });
+        let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(family),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
         cache.insert(family, p.clone());
-        Ok(p)
+        p
     }
 
     /// The kernel for fused program `words` and its name for the profiler: from the `HOT`-th run of its shape (its
     /// steps, whatever its constants) on, its own ("fused program", compiled then), else the generic ("fused").
-    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> Result<(wgpu::ComputePipeline, &'static str)> {
-        let generic = self.get(device, "fused")?;
+    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> (wgpu::ComputePipeline, &'static str) {
+        let generic = self.get(device, "fused");
         let words = &crate::fused::shape(words);
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
         let runs = match programs.get_mut(words) {
@@ -71,83 +62,21 @@ impl Pipelines {
                 if programs.len() < MAX_COUNTED {
                     programs.insert(words.to_vec(), Program::Counting(1));
                 }
-                return Ok((generic, "fused"));
+                return (generic, "fused");
             }
-            Some(Program::Compiled(p)) => return Ok(own_or(p.clone(), generic)),
+            Some(Program::Compiled(p)) => return own_or(p.clone(), generic),
             Some(Program::Counting(n)) => {
                 *n += 1;
                 *n
             }
         };
         if runs < HOT || programs.values().filter(|p| matches!(p, Program::Compiled(_))).count() >= MAX_COMPILED {
-            return Ok((generic, "fused"));
+            return (generic, "fused");
         }
         let own = straight_pipeline(device, words);
         programs.insert(words.to_vec(), Program::Compiled(own.clone()));
-        Ok(own_or(own, generic))
+        own_or(own, generic)
     }
-}
-
-/// The layout of a family's bindings where wgpu cannot read it from the module (a generated or a passed-through
-/// kernel): the Meta uniform, `inputs` read-only buffers from binding 1, and the output at binding 9.
-#[cfg(not(target_arch = "wasm32"))]
-fn explicit_layout(device: &wgpu::Device, label: &str, inputs: u32) -> wgpu::PipelineLayout {
-    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
-        count: None,
-    };
-    let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
-    let mut entries = vec![entry(0, wgpu::BufferBindingType::Uniform)];
-    entries.extend((1..=inputs).map(|b| entry(b, storage(true))));
-    entries.push(entry(9, storage(false)));
-    let bindings =
-        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries: &entries });
-    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(label),
-        bind_group_layouts: &[Some(&bindings)],
-        immediate_size: 0,
-    })
-}
-
-/// The directive that opens a family using cooperative matrices (build.rs writes it from `// @features`).
-const COOPERATIVE: &str = "enable wgpu_cooperative_matrix;";
-
-/// A cooperative-matrix family's pipeline, compiled here to SPIR-V under the GLSL450 memory model (spirv.rs says
-/// why) and handed to the driver as it is; its bindings are the matmul pipelines' (two inputs), numbered as wgpu
-/// numbers `explicit_layout`'s descriptors.
-#[cfg(not(target_arch = "wasm32"))]
-#[allow(unsafe_code)]
-fn cooperative_pipeline(device: &wgpu::Device, family: &'static str, src: &str) -> Result<wgpu::ComputePipeline> {
-    use naga::valid::Capabilities as C;
-    let caps = C::SHADER_FLOAT16 | C::COOPERATIVE_MATRIX | C::SUBGROUP;
-    let (words, [x, y, z]) = crate::spirv::compile(src, caps, &[0, 1, 2, 9])?;
-    let main = wgpu::PassthroughShaderEntryPoint { name: "main".into(), workgroup_size: (x, y, z) };
-    let desc = wgpu::ShaderModuleDescriptorPassthrough {
-        label: Some(family),
-        entry_points: Cow::Owned(vec![main]),
-        spirv: Some(Cow::Owned(words)),
-        ..Default::default()
-    };
-    // SAFETY: wgpu cannot check a passed-through module. This one is naga's own SPIR-V for WGSL that naga validated
-    // (here and at build time) with only the memory-model declaration changed; the device was opened with the
-    // features it uses (device.rs `coop_features`), and its bindings match `explicit_layout`.
-    let module = unsafe { device.create_shader_module_passthrough(desc) };
-    let layout = explicit_layout(device, family, 2);
-    Ok(device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(family),
-        layout: Some(&layout),
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    }))
-}
-
-#[cfg(target_arch = "wasm32")]
-fn cooperative_pipeline(_: &wgpu::Device, family: &str, _: &str) -> Result<wgpu::ComputePipeline> {
-    Err(Error::Unsupported(format!("the {family} kernel needs cooperative matrices, which a browser does not offer")))
 }
 
 /// A program's own kernel where it has one, else the generic, with the profiler's name for it.
@@ -165,7 +94,27 @@ fn straight_pipeline(device: &wgpu::Device, words: &[u32]) -> Option<wgpu::Compu
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
         .validate(&module)
         .ok()?;
-    let layout = explicit_layout(device, "fused program", 3);
+    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+        count: None,
+    };
+    let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
+    let entries = [
+        entry(0, wgpu::BufferBindingType::Uniform),
+        entry(1, storage(true)),
+        entry(2, storage(true)),
+        entry(3, storage(true)),
+        entry(9, storage(false)),
+    ];
+    let bindings = device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("fused program"), entries: &entries });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("fused program"),
+        bind_group_layouts: &[Some(&bindings)],
+        immediate_size: 0,
+    });
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("fused program"),
         source: wgpu::ShaderSource::Wgsl(src.into()),
@@ -190,7 +139,7 @@ fn straight_pipeline(_: &wgpu::Device, _: &[u32]) -> Option<wgpu::ComputePipelin
 /// build.rs assembled. The override lets tools/mutate.py run each shader mutant through the prebuilt tests without a
 /// rebuild; it is read here, once per pipeline compile (so once per device and family), so that it costs nothing per
 /// dispatch and a process sees one consistent text. An invalid override fails in wgpu's validation like any bad shader.
-pub(crate) fn source(family: &str) -> Cow<'static, str> {
+fn source(family: &str) -> Cow<'static, str> {
     if let Some(dir) = std::env::var_os("VKML_SHADER_DIR") {
         if let Ok(text) = std::fs::read_to_string(std::path::Path::new(&dir).join(format!("{family}.wgsl"))) {
             return text.into();

@@ -2,9 +2,8 @@
 //! K = 0, empty outputs, many tiles), with transposed and batch-broadcast inputs read in place; long-K integer
 //! products that every order sums exactly, so a race between tile loads shows as a wrong bit; and the selector's
 //! choices. The cooperative-matrix pipeline runs the same checks on float16 operands where a device offers it, and
-//! must refuse elsewhere, as does the staged cooperative-matrix pipeline; so does the wide pipeline on float32
-//! operands in its layout. One test in this binary: the pipeline is forced on the shared devices, so nothing else
-//! may run beside it.
+//! must refuse elsewhere; so does the wide pipeline on float32 operands in its layout. One test in this binary: the pipeline is forced on the shared devices, so nothing else may
+//! run beside it.
 
 use vkml_backend_vulkan::{select_matmul, MatmulPipeline};
 use vkml_core::api::Tensor;
@@ -41,8 +40,7 @@ fn force(p: Option<MatmulPipeline>) {
 
 /// The pipelines that take float32 operands of any shape and layout: all but the cooperative-matrix and wide ones.
 fn f32_pipelines() -> impl Iterator<Item = MatmulPipeline> {
-    let special = [MatmulPipeline::Coop, MatmulPipeline::CoopTiled, MatmulPipeline::Wide];
-    MatmulPipeline::ALL.into_iter().filter(move |p| !special.contains(p))
+    MatmulPipeline::ALL.into_iter().filter(|p| ![MatmulPipeline::Coop, MatmulPipeline::Wide].contains(p))
 }
 
 /// The operands of `matmul_operands` in `dtype`, converted under a's transpose so that float16 ones are read through
@@ -169,46 +167,6 @@ fn coop_pipeline() -> Result<()> {
     Ok(())
 }
 
-/// (m, k, n, batch) that the staged cooperative-matrix pipeline takes (m and n at least 128, multiples of 16): one
-/// 128x128 tile, edge tiles that overlap their neighbours (144, 208), K not a multiple of its step of 32 (16, 48,
-/// 528), K = 0, and several batches.
-const COOP_TILED_SHAPES: [(usize, usize, usize, usize); 6] =
-    [(128, 16, 128, 1), (144, 48, 208, 1), (256, 32, 128, 2), (128, 0, 128, 1), (160, 528, 272, 1), (128, 64, 400, 3)];
-
-/// Float16 products on the staged cooperative-matrix pipeline, forced on the devices that have it, through
-/// row-major, transposed and batch-broadcast operands (a race between its slice stores and the previous step's
-/// tile loads shows in the exact long-K product); products under 128 on a side are refused with the reason, as is
-/// every product on a device without cooperative matrices.
-fn coop_tiled_pipeline() -> Result<()> {
-    let gpus = &devices().gpus;
-    for (_, gpu) in gpus {
-        gpu.force_matmul(gpu.has_coop_matmul().then_some(MatmulPipeline::CoopTiled));
-    }
-    for (i, shape) in COOP_TILED_SHAPES.into_iter().enumerate() {
-        each_layout(120 + i as u64, DType::F16, shape)?;
-    }
-    exact(130, DType::F16, 160, 2048, 144)?;
-    specials_stay_put(131, DType::F16, 144, 64, 160)?;
-    force(Some(MatmulPipeline::CoopTiled));
-    for (dev, gpu) in gpus {
-        let g = &mut Gen(5);
-        let run = |x: &Tensor, y: &Tensor| x.matmul(y).and_then(|c| vkml_tests::bytes(&c)).err().map(|e| e.to_string());
-        let h = random_f32(g, &[128, 48], -1.0, 1.0, *dev)?.to_dtype(DType::F16)?;
-        let err = run(&h.narrow(0, 0, 112)?, &h.t()?).unwrap_or_default();
-        let want = if gpu.has_coop_matmul() { "at least 128" } else { "offers no cooperative-matrix" };
-        assert!(err.contains(want), "forced staged cooperative-matrix pipeline on {dev:?}: {err:?}, want {want:?}");
-        let ok = run(&h, &h.t()?);
-        assert_eq!(ok.is_none(), gpu.has_coop_matmul(), "a 128x48 @ 48x128 float16 product on {dev:?}: {ok:?}");
-    }
-    force(None);
-    // The selector takes it for float16 products of at least a million outputs, 128 on each side.
-    assert_eq!(select_matmul(1024, 1024, 64, 1, true, false), MatmulPipeline::CoopTiled);
-    assert_eq!(select_matmul(8192, 128, 64, 1, true, false), MatmulPipeline::CoopTiled);
-    assert_eq!(select_matmul(512, 512, 512, 1, true, false), MatmulPipeline::Coop);
-    assert_eq!(select_matmul(16384, 64, 64, 1, true, false), MatmulPipeline::Coop);
-    Ok(())
-}
-
 /// (m, k, n, batch) that the wide pipeline takes (multiples of 4): one tile, tiles one quad past the edge on each
 /// side, K not a multiple of its step of 8, K = 0, and several batches.
 const WIDE_SHAPES: [(usize, usize, usize, usize); 7] = [
@@ -268,7 +226,6 @@ fn matmul_pipelines_at_tile_edges() -> Result<()> {
         all_checks(DType::F32)?;
     }
     coop_pipeline()?;
-    coop_tiled_pipeline()?;
     wide_pipeline()?;
     // More outputs than one grid row holds (65,535 workgroups): gemv's second row of workgroups.
     force(Some(MatmulPipeline::Gemv));
