@@ -1,10 +1,10 @@
 // softmax (op 0) and log_softmax (op 1) of contiguous float32 rows whose length n is a multiple of four, from 36 to
 // 4,096, starting at a multiple of four elements (backend-vulkan/src/softmax.rs chooses it; extra.x is n, offset.x
-// the first row's start): softmax.wgsl's arithmetic, one workgroup per row, each invocation reading its elements
-// as up to eight aligned vec4s (vectors l, l + WG, …) into eight named registers, never a private array, which a
-// compiler may keep in memory. Each invocation's max and sum run over its elements in index order and the same
-// fixed trees combine them, so every run gives the same bytes; softmax keeps each exp(x − m) for the division
-// rather than computing it again.
+// the first row's start): softmax.wgsl's arithmetic but a plain division (see `y4`), one workgroup per row, each
+// invocation reading its elements as up to eight aligned vec4s (vectors l, l + WG, …) into eight named registers,
+// never a private array, which a compiler may keep in memory. Each invocation's max and sum run over its elements
+// in index order and the same fixed trees combine them, so every run gives the same bytes; softmax keeps each
+// exp(x − m) for the division rather than computing it again.
 // @uses arith
 
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
@@ -66,15 +66,13 @@ fn sum4(s: f32, e: vec4<u32>) -> f32 {
 }
 
 // The outputs of a vector: from its exps `e` (softmax: e / s) or from its inputs `e` (log_softmax: x − m − log s).
+// The divisor is a sum of exps whose largest is exp(0) = 1, so 1 ≤ s ≤ n (or NaN): inside the range where Vulkan
+// bounds a plain division by 2.5 ULP (the contract's), which needs none of fdiv's scaling of huge or subnormal
+// divisors (a dividend that is subnormal may flush, as the contract allows). On an H100 fdiv cost a third of the
+// kernel's time.
 fn y4(e: vec4<u32>, m: f32, s: f32, lse: f32, soft: bool) -> vec4<u32> {
     if (soft) {
-        let sb = bitcast<u32>(s);
-        return vec4<u32>(
-            bitcast<u32>(fdiv(e.x, sb)),
-            bitcast<u32>(fdiv(e.y, sb)),
-            bitcast<u32>(fdiv(e.z, sb)),
-            bitcast<u32>(fdiv(e.w, sb)),
-        );
+        return bitcast<vec4<u32>>(bitcast<vec4<f32>>(e) / vec4<f32>(s));
     }
     return bitcast<vec4<u32>>((bitcast<vec4<f32>>(e) - vec4<f32>(m)) - vec4<f32>(lse));
 }
