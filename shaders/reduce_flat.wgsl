@@ -1,11 +1,11 @@
 // Float32 rows lying contiguous, reduced at memory speed (backend-vulkan/src/reduce.rs chooses it): sum, amax,
 // amin, argmax and argmin of each row, one workgroup per row, each invocation reading four elements at a time as
-// one aligned vec4 (extra2.y is the row step, offset.x the first row's start). A row's elements before its first
-// multiple of four and after its last whole vector go to invocation 0, which folds them first and last; invocation
-// l folds vectors l, l + WG, … in index order (a sum keeps one lane per vector component), then a fixed tree
-// combines the invocations: an order fixed by the shape, so every run gives the same bytes. An extremum keeps its
-// first index, as the generic kernel and the CPU oracle do: NaN beats everything, and equal keys (±0) keep the
-// earlier element.
+// one aligned vec4 (row g starts at offset.x + (g mod extra2.z) · extra2.y + (g / extra2.z) · extra2.w: the kept
+// dims merged into at most two). A row's elements before its first multiple of four and after its last whole
+// vector go to invocation 0, which folds them first and last; invocation l folds vectors l, l + WG, … in index
+// order (a sum keeps one lane per vector component), then a fixed tree combines the invocations: an order fixed by
+// the shape, so every run gives the same bytes. An extremum keeps its first index, as the generic kernel and the
+// CPU oracle do: NaN beats everything, and equal keys (±0) keep the earlier element.
 
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
@@ -112,7 +112,7 @@ fn main(
         return;
     }
     let len = info.extra.y;
-    let start = info.offset.x + g * info.extra2.y;
+    let start = info.offset.x + (g % info.extra2.z) * info.extra2.y + (g / info.extra2.z) * info.extra2.w;
     let head = min((4u - start % 4u) % 4u, len);
     let vecs = (len - head) / 4u;
     let base = (start + head) / 4u;

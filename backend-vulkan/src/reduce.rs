@@ -24,14 +24,24 @@ pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Launch> {
     meta.set_input(0, a.buffer.dtype, v)?;
     meta.n = to_u32(outer)?;
     meta.extra = [axes as u32, to_u32(inner)?, 0, 0];
-    let step = contiguous(v, split);
-    if let Some(step) = step {
-        meta.extra2 = [1, to_u32(step)?, 0, 0];
-    }
+    let rows = contiguous(v, split);
     let (short, groups) = rows_grid(outer, inner);
     meta.extra[2] = u32::from(short);
-    let flat = !short && a.buffer.dtype == DType::F32 && flat_op(op) && step.is_some();
-    let family = if flat { "reduce_flat" } else { "reduce" };
+    let flat = !short && a.buffer.dtype == DType::F32 && flat_op(op);
+    let family = match rows {
+        Some(r) if flat => {
+            meta.extra2 = [1, to_u32(r.step)?, to_u32(r.count.max(1))?, to_u32(r.outer_step)?];
+            "reduce_flat"
+        }
+        // The generic kernel's contiguous path takes rows a single step apart.
+        Some(r) => {
+            if r.count == outer {
+                meta.extra2 = [1, to_u32(r.step)?, 0, 0];
+            }
+            "reduce"
+        }
+        None => "reduce",
+    };
     Ok(Launch { family, meta, inputs: vec![a.buffer.clone()], groups })
 }
 
@@ -43,9 +53,18 @@ fn flat_op(op: ReduceOp) -> bool {
     }
 }
 
-/// Where every output's reduced elements lie contiguous and output o's start at `offset + o * step`: that step. The
-/// reduced dims must merge into one of stride 1 and the kept ones into one, as `coalesce` merges elementwise dims.
-fn contiguous(v: &View, split: usize) -> Option<usize> {
+/// Where the outputs' rows lie: output o's reduced elements are contiguous from `offset + (o % count) * step +
+/// (o / count) * outer_step`.
+struct Rows {
+    step: usize,
+    count: usize,
+    outer_step: usize,
+}
+
+/// The rows' layout where every output's reduced elements lie contiguous: the reduced dims must merge into one of
+/// stride 1 and the kept ones into at most two (as `coalesce` merges elementwise dims), as a split reduction's
+/// chunks of a row do (rows of `CHUNK` elements, `n / CHUNK` to a row, the row's stride apart).
+fn contiguous(v: &View, split: usize) -> Option<Rows> {
     let merged = |dims: std::ops::Range<usize>| coalesce(&v.shape[dims.clone()], &[&v.strides[dims]]);
     let (inner, inner_strides) = merged(split..v.ndim());
     let (outer, outer_strides) = merged(0..split);
@@ -54,13 +73,13 @@ fn contiguous(v: &View, split: usize) -> Option<usize> {
         1 => inner_strides[0][0] == 1,
         _ => false,
     };
-    let step = match outer.len() {
-        0 => 0,
-        1 => outer_strides[0][0],
+    let rows = match (outer.as_slice(), outer_strides[0].as_slice()) {
+        ([], _) => Rows { step: 0, count: 1, outer_step: 0 },
+        ([n], [s]) => Rows { step: usize::try_from(*s).ok()?, count: *n, outer_step: 0 },
+        ([_, n], [s0, s1]) => {
+            Rows { step: usize::try_from(*s1).ok()?, count: *n, outer_step: usize::try_from(*s0).ok()? }
+        }
         _ => return None,
     };
-    if !unit {
-        return None;
-    }
-    usize::try_from(step).ok()
+    unit.then_some(rows)
 }

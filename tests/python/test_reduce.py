@@ -124,7 +124,11 @@ CASES = [
     case("amin", [(3, 134)], lambda x: x.amin(dim=1), domain="grid"),
     case("argmin", [(4, 1027)], lambda x: x.argmin(dim=1), domain="grid"),
     case("min", [(2, 2000)], lambda x: x.min(dim=1), domain="grid"),
-    case("sum", [(5, 136)], lambda x: x[1:, 4:].sum(dim=1)),  # rows of 132 from element 140: still aligned
+    case("sum", [(5, 136)], lambda x: x[1:, 4:].sum(dim=1)),
+    case("amax", [(4, 8, 40)], lambda x: x[1:, :6, 3:].amax(dim=-1)),  # kept dims that merge into two, not one
+    case(
+        "argmin", [(3, 5, 7, 36)], lambda x: x[:, 1:, ::2].argmin(dim=-1), domain="grid"
+    ),  # three: generic  # rows of 132 from element 140: still aligned
     case("amax", [(5, 137)], lambda x: x[:, 1:].amax(dim=1)),
     case("amax", [(33, 40)], lambda x: x.t().amax(dim=0)),  # rows along a strided dim: the generic kernel
     case(
@@ -169,15 +173,16 @@ def test_the_cpu_oracle_sums_within_a_rounding_of_exact():
         ((5, 137), lambda x: x[:, 1:], "reduce_flat"),
         ((3, 20), lambda x: x, "reduce"),
         ((40, 33), lambda x: x.t(), "reduce"),
+        ((6, 9, 40), lambda x: x[:, :5], "reduce_flat"),
     ],
 )
-def test_aligned_float32_rows_take_the_vector_kernel(shape, view, pipeline, device):
+def test_contiguous_float32_rows_take_the_vector_kernel(shape, view, pipeline, device):
     """The cases above reach the kernel they are meant for on a GPU, the floor included (rows of at most 32 take one
     invocation each); the CPU has one."""
     x = view(vkml.tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape), device=device))
     vkml.realize(x)
     with vkml.profile() as p:
-        x.sum(dim=1).numpy()
+        x.sum(dim=-1).numpy()
     want = "cpu" if device.startswith("cpu") else pipeline
     assert [k["pipeline"] for k in p.kernels if k["op"] == "sum"] == [want]
 
