@@ -28,33 +28,38 @@ fn plane_at(k: u32, plane: u32) -> i32 {
     return i32(info.offset[k]) + i32(plane / dim(1u)) * stride(k, 0u) + i32(plane % dim(1u)) * stride(k, 1u);
 }
 
-// The image element of input a in plane `base` that tap t of window (r, q) reads.
-fn tap_at(base: i32, r: u32, q: u32, t: u32) -> u32 {
-    let y = r * info.extra2.x + (t / info.extra.y) * info.extra2.z;
-    let x = q * info.extra2.y + (t % info.extra.y) * info.extra2.w;
+// The image element of input a in plane `base` that tap (i, j) of window (r, q) reads.
+fn tap_at(base: i32, r: u32, q: u32, i: u32, j: u32) -> u32 {
+    let y = r * info.extra2.x + i * info.extra2.z;
+    let x = q * info.extra2.y + j * info.extra2.w;
     return u32(base + i32(y) * stride(0u, 2u) + i32(x) * stride(0u, 3u));
 }
 
-// The tap of window (r, q) that holds its first maximum.
+// The tap (i · KW + j) of window (r, q) that holds its first maximum, the taps visited in that order by row and
+// column (no division per tap: integer division costs a GPU tens of instructions, and the gradient runs this for
+// every image element).
 fn first_max(base: i32, r: u32, q: u32) -> u32 {
     let dt = info.in_dtype.x;
-    let taps = info.extra.x * info.extra.y;
+    let float = is_float(dt);
     var best = 0u;
-    var bf = a_f32_at(tap_at(base, r, q, 0u), dt);
-    var bi = a_i64_at(tap_at(base, r, q, 0u), dt);
-    for (var t = 1u; t < taps; t = t + 1u) {
-        let at = tap_at(base, r, q, t);
-        if (is_float(dt)) {
-            let v = a_f32_at(at, dt);
-            if (beats_f(v, t, bf, best, false)) {
-                best = t;
-                bf = v;
-            }
-        } else {
-            let v = a_i64_at(at, dt);
-            if (beats_i(v, t, bi, best, false)) {
-                best = t;
-                bi = v;
+    var bf = a_f32_at(tap_at(base, r, q, 0u, 0u), dt);
+    var bi = a_i64_at(tap_at(base, r, q, 0u, 0u), dt);
+    for (var i = 0u; i < info.extra.x; i = i + 1u) {
+        for (var j = 0u; j < info.extra.y; j = j + 1u) {
+            let t = i * info.extra.y + j;
+            let at = tap_at(base, r, q, i, j);
+            if (float) {
+                let v = a_f32_at(at, dt);
+                if (beats_f(v, t, bf, best, false)) {
+                    best = t;
+                    bf = v;
+                }
+            } else {
+                let v = a_i64_at(at, dt);
+                if (beats_i(v, t, bi, best, false)) {
+                    best = t;
+                    bi = v;
+                }
             }
         }
     }
@@ -65,7 +70,8 @@ fn pooled(e: u32) -> vec2<u32> {
     let q = e % dim(3u);
     let r = (e / dim(3u)) % dim(2u);
     let base = plane_at(0u, e / (dim(3u) * dim(2u)));
-    return a_bits_at(tap_at(base, r, q, first_max(base, r, q)), info.out_dtype);
+    let t = first_max(base, r, q);
+    return a_bits_at(tap_at(base, r, q, t / info.extra.y, t % info.extra.y), info.out_dtype);
 }
 
 // Ops 0 and 2: image element e adds, in tap order from zero, a term for every window tap (i, j) that reads it: the
