@@ -7,10 +7,9 @@
 // invocation each, in index order. extra.x is the row length; the input is float32.
 // @inputs a
 // @uses arith
+// @uses row_tree
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
-
-var<workgroup> tree: array<u32, 128>;
 
 // The f32 bits of element j of row r.
 fn x_bits(r: u32, j: u32) -> u32 {
@@ -55,26 +54,6 @@ fn write_row(r: u32, m: f32, s: f32, start: u32, step: u32) {
     for (var j = start; j < n; j = j + step) {
         out[r * n + j] = y_of(x_bits(r, j), m, s, lse);
     }
-}
-
-// A workgroup's tree over its invocations' partial maxima, or sums when `sum`, in a fixed order; every
-// invocation gets the result.
-fn tree_combine(lid: u32, v: u32, sum: bool) -> u32 {
-    tree[lid] = v;
-    for (var s = WG / 2u; s > 0u; s = s / 2u) {
-        workgroupBarrier();
-        if (lid < s) {
-            if (sum) {
-                tree[lid] = bitcast<u32>(bitcast<f32>(tree[lid]) + bitcast<f32>(tree[lid + s]));
-            } else {
-                tree[lid] = bitcast<u32>(fmaximum(tree[lid], tree[lid + s]));
-            }
-        }
-    }
-    workgroupBarrier();
-    let r = tree[0];
-    workgroupBarrier();
-    return r;
 }
 
 // Elements a workgroup's invocation keeps of a row it reads once (rows up to CACHED · WG = 4,096).

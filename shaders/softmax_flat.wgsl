@@ -6,34 +6,13 @@
 // in index order and the same fixed trees combine them, so every run gives the same bytes; softmax keeps each
 // exp(x − m) for the division rather than computing it again.
 // @uses arith
+// @uses row_tree
 
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(9) var<storage, read_write> out: array<vec4<u32>>;
 
-var<workgroup> tree: array<u32, 128>;
-
 // −inf in every lane: the value of a vector past the row, which leaves the max unchanged and adds exp(−inf) = 0.
 const PAST: vec4<u32> = vec4<u32>(0xff800000u);
-
-// A workgroup's tree over its invocations' partial maxima, or sums when `sum`, in a fixed order; every invocation
-// gets the result.
-fn tree_combine(lid: u32, v: u32, sum: bool) -> u32 {
-    tree[lid] = v;
-    for (var s = WG / 2u; s > 0u; s = s / 2u) {
-        workgroupBarrier();
-        if (lid < s) {
-            if (sum) {
-                tree[lid] = bitcast<u32>(bitcast<f32>(tree[lid]) + bitcast<f32>(tree[lid + s]));
-            } else {
-                tree[lid] = bitcast<u32>(fmaximum(tree[lid], tree[lid + s]));
-            }
-        }
-    }
-    workgroupBarrier();
-    let r = tree[0];
-    workgroupBarrier();
-    return r;
-}
 
 // Vector v of the row whose first vector is `base`, or PAST beyond its `vecs` vectors.
 fn load(base: u32, v: u32, vecs: u32) -> vec4<u32> {
@@ -61,8 +40,13 @@ fn exp4(x: vec4<u32>, m: f32) -> vec4<u32> {
     );
 }
 
-fn sum4(s: f32, e: vec4<u32>) -> f32 {
-    return (((s + bitcast<f32>(e.x)) + bitcast<f32>(e.y)) + bitcast<f32>(e.z)) + bitcast<f32>(e.w);
+// `part` plus the exps of the vector at c, in lane order; softmax keeps the exps in c for its division.
+fn add_exps(c: ptr<function, vec4<u32>>, m: f32, soft: bool, part: f32) -> f32 {
+    let e = exp4(*c, m);
+    if (soft) {
+        *c = e;
+    }
+    return (((part + bitcast<f32>(e.x)) + bitcast<f32>(e.y)) + bitcast<f32>(e.z)) + bitcast<f32>(e.w);
 }
 
 // The outputs of a vector: from its exps `e` (softmax: e / s) or from its inputs `e` (log_softmax: x − m − log s).
@@ -108,46 +92,14 @@ fn main(
     let m = bitcast<f32>(tree_combine(lid, mb, false));
     let soft = info.op == 0u;
     var part = 0.0;
-    var e = exp4(c0, m);
-    part = sum4(part, e);
-    if (soft) {
-        c0 = e;
-    }
-    e = exp4(c1, m);
-    part = sum4(part, e);
-    if (soft) {
-        c1 = e;
-    }
-    e = exp4(c2, m);
-    part = sum4(part, e);
-    if (soft) {
-        c2 = e;
-    }
-    e = exp4(c3, m);
-    part = sum4(part, e);
-    if (soft) {
-        c3 = e;
-    }
-    e = exp4(c4, m);
-    part = sum4(part, e);
-    if (soft) {
-        c4 = e;
-    }
-    e = exp4(c5, m);
-    part = sum4(part, e);
-    if (soft) {
-        c5 = e;
-    }
-    e = exp4(c6, m);
-    part = sum4(part, e);
-    if (soft) {
-        c6 = e;
-    }
-    e = exp4(c7, m);
-    part = sum4(part, e);
-    if (soft) {
-        c7 = e;
-    }
+    part = add_exps(&c0, m, soft, part);
+    part = add_exps(&c1, m, soft, part);
+    part = add_exps(&c2, m, soft, part);
+    part = add_exps(&c3, m, soft, part);
+    part = add_exps(&c4, m, soft, part);
+    part = add_exps(&c5, m, soft, part);
+    part = add_exps(&c6, m, soft, part);
+    part = add_exps(&c7, m, soft, part);
     let s = bitcast<f32>(tree_combine(lid, bitcast<u32>(part), true));
     let lse = log_bits(bitcast<u32>(s), false);
     let row = g * vecs;

@@ -67,20 +67,17 @@ GENERATED = "ops.wgsl.in"
 FAMILY_TESTS = {
     "create": ["create_", "random_bits"],
     "unary": ["unary_"],
-    "binary": ["binary_"],
-    "binary_flat": ["binary_"],
     "where": ["where_"],
     "fused": ["fused_", "planner_fusion"],
     "cast": ["cast_", "where_cast", "narrowing"],
     "movement": ["movement_", "where_cast_and_copies", "inplace_writes"],
-    "reduce": ["reduc"],
-    "reduce_flat": ["reduc"],
+    # the vector kernels (`_flat`) run their parents' tests
+    **{f"{f}{s}": [f"{f}_"] for f in ("binary", "softmax") for s in ("", "_flat")},
+    **{f"reduce{s}": ["reduc"] for s in ("", "_flat")},
     **{f"matmul{p}": ["matmul_"] for p in ("", "_gemv", "_small", "_splitk", "_tiled", "_wide", "_coop")},
     "index": ["gather_", "scatter_"],
     "sort": ["argsort_"],
     "scan": ["scans_"],
-    "softmax": ["softmax_"],
-    "softmax_flat": ["softmax_"],
     "window": ["unfold_and_fold", "max_pool_and"],
 }
 # CPU kernel files and the families whose tests use them as the oracle (lib.rs is plumbing, not a kernel).
