@@ -34,7 +34,30 @@ _SIXTEEN = (
     "m and n are multiples of 16 wherever the cooperative-matrix pipeline runs, so r0 + 17 < m and r0 + 16 < m"
     " (c0 and n alike) never differ"
 )
+# The vector kernels (binary_flat, reduce_flat, softmax_flat, 2026-12-06).
+_OVERLAP = "an invocation covers more vectors than the grid needs: the extra ones are its neighbours', same bytes"
+_TAIL_COVERS = (
+    "fewer vectors in the unrolled or the vector loop leave their elements to the next loop or to invocation 0's"
+    " tail loop, which fold them in index order with their own indices (sums of the tests' small integers exact)"
+)
+_IDEMPOTENT = (
+    "folds or merges an element or a partial a second time, with its own key and index: an extremum and its first"
+    " index are unchanged"
+)
+_NEVER_WINS = "the empty partial's index: its key is below every element's, so it never reaches a tie"
 EQUIVALENT: dict[str, str] = {
+    "65a8f2bd18": _SYMMETRIC,
+    "117c16cc42": _OVERLAP,
+    "6cf3e643c9": _OVERLAP,
+    "adc08b08db": _TAIL_COVERS,
+    "6654cf115c": _TAIL_COVERS,
+    "d4d78db9c0": _TAIL_COVERS,
+    "c718db7297": "invocation 1 instead of 0 folds the head and tail, with their own indices: the same sum of the"
+    " tests' small integers and the same first extremum",
+    "e4ca4d47fd": "two invocations' partials share an index only when both are empty, and then they are equal",
+    "5ea89b0831": _NEVER_WINS,
+    "8547fa4880": _IDEMPOTENT,
+    "b1905c176a": _IDEMPOTENT,
     "60cbd9973b": "runs only where ah != bh, so ah < bh and ah <= bh agree",
     "9265362d74": "a capacity only: the vector grows as the runs are appended, to the same bytes",
     "fb0c3f8c9a": "|x| = 1 returned 1 two lines above, so ax > 1 and ax >= 1 agree here",
@@ -100,8 +123,16 @@ _OOB = (
     " past the buffer"
 )
 _EDGE = "moves a branch boundary by one input, where both branches agree within the op's tolerance"
+_TALL_GRID = "differs only in a grid's second row, past 65,535 workgroups (2²⁸ elements), beyond the tests' inputs"
 # Why a survivor survives, where it is understood but is not an equivalent mutant (shown in the report).
 SURVIVOR_NOTES: dict[str, str] = {
+    "b3e532a0df": _OOB,
+    "08c0d51db8": _OOB,
+    "aff3f60687": _OOB,
+    "42cdb6da64": _OOB,
+    "76b934e250": _OOB,
+    "8cb752c61f": _TALL_GRID,
+    "cf9820a85b": _TALL_GRID,
     "72d40a40a9": "changes the scaled divisor by 1 ulp on the huge-divisor path: within div's 2.5 ulp",
     "6855b6cc72": _BOUNDARY,
     "b9da84ab3e": _BOUNDARY,

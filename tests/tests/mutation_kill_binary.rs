@@ -1,6 +1,7 @@
-//! Mutation-kill tests for the binary and where families (shaders/binary.wgsl, where.wgsl, special.wgsl.in's fmod and
-//! atan2, pow.wgsl.in, elementwise.wgsl.in, common.wgsl's int64 arithmetic, backend-cpu/src/binary.rs): every BinaryOp over the
-//! outer product of edge values, random bit patterns, and integers of every magnitude (integer division included).
+//! Mutation-kill tests for the binary and where families (shaders/binary.wgsl, binary_flat.wgsl, where.wgsl,
+//! special.wgsl.in's fmod and atan2, pow.wgsl.in, elementwise.wgsl.in, common.wgsl's int64 arithmetic,
+//! backend-cpu/src/binary.rs): every BinaryOp over the outer product of edge values, random bit patterns, and integers
+//! of every magnitude (integer division included).
 
 use vkml_core::api::division::{floor_divide, fmod, remainder, trunc_divide};
 use vkml_core::api::elementwise::{binary, where_};
@@ -213,6 +214,39 @@ fn binary_f64_oracle_path() -> Result<()> {
     };
     for op in float_ops() {
         check(Op::Binary(op).name(), 6, mk, oracle_in(DType::F64, move |t| apply(t, op)))?;
+    }
+    Ok(())
+}
+
+/// The vector kernel (shaders/binary_flat.wgsl) over the edge grid's pairs laid out flat: both operands contiguous,
+/// a view from an aligned element beside a broadcast value taken from the middle of its buffer (element 9: vector
+/// 2, lane 1), in both orders, and lengths that leave a partial last vector.
+#[test]
+fn binary_flat_contiguous_and_broadcast_operands() -> Result<()> {
+    let v = edge_f32();
+    let n = v.len();
+    let xs: Vec<f32> = (0..n * n).map(|i| v[i / n]).collect();
+    let ys: Vec<f32> = (0..n * n).map(|i| v[i % n]).collect();
+    let flat = [BinaryOp::Add, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Maximum, BinaryOp::Minimum];
+    let len = (n * n - 9) as i64;
+    for op in flat {
+        let name = Op::Binary(op).name();
+        check(
+            name,
+            3,
+            |_, dev| Ok(vec![from_f32(&xs, &[n * n], dev)?, from_f32(&ys, &[n * n], dev)?]),
+            |t| apply(t, op),
+        )?;
+        for (i, value) in v.iter().enumerate().step_by(7) {
+            let mut buf = ys[..12].to_vec();
+            buf[9] = *value;
+            let make = |_: &mut Gen, dev| -> Result<Vec<Tensor>> {
+                let x = from_f32(&xs, &[n * n], dev)?.narrow(0, 8, len)?;
+                Ok(vec![x, from_f32(&buf, &[12], dev)?.narrow(0, 9, 1)?])
+            };
+            check(name, 4 + i as u64, make, |t| apply(t, op))?;
+            check(name, 4 + i as u64, make, |t| apply(&[t[1].clone(), t[0].clone()], op))?;
+        }
     }
     Ok(())
 }

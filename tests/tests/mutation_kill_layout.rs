@@ -1,6 +1,7 @@
-//! Mutation-kill tests for the reduce, matmul and movement families (shaders/reduce.wgsl, matmul.wgsl,
-//! movement.wgsl, backend-cpu/src/reduce.rs, matmul.rs and movement.rs): every ReduceOp over sizes around the
-//! workgroup width with ties and NaNs, matmuls at every tile edge, and copies and writes through strided views.
+//! Mutation-kill tests for the reduce, matmul and movement families (shaders/reduce.wgsl, reduce_flat.wgsl,
+//! matmul.wgsl, movement.wgsl, backend-cpu/src/reduce.rs, matmul.rs and movement.rs): every ReduceOp over sizes
+//! around the workgroup width with ties and NaNs, matmuls at every tile edge, and copies and writes through strided
+//! views.
 
 use vkml_core::api::elementwise::binary;
 use vkml_core::api::index::IndexItem;
@@ -79,6 +80,44 @@ fn reduce_every_op_size_and_dim() -> Result<()> {
             };
             check(op, k as u64, half, |t| reduce(&t[0], op, dims))?;
         }
+    }
+    Ok(())
+}
+
+/// A view taken of a test input before it is reduced.
+type Reshape = fn(&Tensor) -> Result<Tensor>;
+
+#[test]
+fn reduce_flat_rows_long_unaligned_and_chunked() -> Result<()> {
+    // The vector kernel (shaders/reduce_flat.wgsl): rows longer than four rounds of the workgroup's vec4s (its
+    // unrolled loop and the rest), rows starting off a multiple of four (a head) and ending off one (a tail), narrowed
+    // views, and kept dims that merge into two (the chunks of a split reduction); ties (so that the first index
+    // must win across invocations, the head and the tail), then NaNs as well (which hide every other element).
+    let rows = |shape: &'static [usize], view: Reshape, nan: bool| {
+        move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> { Ok(vec![view(&tied(g, shape, nan, dev)?)?]) }
+    };
+    let whole: Reshape = |t| Ok(t.clone());
+    let narrowed: Reshape = |t| t.narrow(1, 3, 2090);
+    let two_kept: Reshape = |t| t.narrow(1, 1, 5)?.narrow(2, 2, 37);
+    let cases: [(&'static [usize], Reshape); 4] =
+        [(&[2, 2101], whole), (&[3, 2101], narrowed), (&[5, 4099], whole), (&[3, 9, 40], two_kept)];
+    for (k, (shape, view)) in cases.into_iter().enumerate() {
+        for op in reductions(&[-1]) {
+            for nan in [false, true] {
+                check(op, 30 + k as u64, rows(shape, view, nan), |t| reduce(&t[0], op, &[-1]))?;
+            }
+        }
+    }
+    // A row's one maximum (and minimum) in each round of the unrolled loop's four loads, in the rest, and in the
+    // middle of a three-element tail: the index each load carries must be its own, and no element may be skipped.
+    let spikes = [(2101usize, 100usize), (2101, 600), (2101, 1100), (2101, 1600), (2101, 2050), (4099, 4097)];
+    for (k, (len, at)) in spikes.into_iter().enumerate() {
+        let spike = move |_: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let v: Vec<f32> = (0..len).map(|i| if i == at { 5.0 } else { (i % 7) as f32 - 3.0 }).collect();
+            Ok(vec![from_f32(&v, &[1, len], dev)?])
+        };
+        check("argmax", 40 + k as u64, spike, |t| reduce(&t[0], "argmax", &[-1]))?;
+        check("argmin", 40 + k as u64, spike, |t| reduce(&t[0].neg()?, "argmin", &[-1]))?;
     }
     Ok(())
 }
