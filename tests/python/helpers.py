@@ -691,6 +691,17 @@ def each(cases):
     return test
 
 
+def check_pipeline(device: str, run: Callable, op: str, want: str) -> None:
+    """`run()` realizes one `op` kernel: on a GPU (the floor included) it runs on pipeline `want`; the CPU devices
+    have one pipeline, "cpu", for every kernel."""
+    with vkml.profile() as p:
+        run()
+    if device in CPUS:
+        assert {k["pipeline"] for k in p.kernels} == {"cpu"}, p.kernels
+    else:
+        assert [k["pipeline"] for k in p.kernels if k["op"] == op] == [want], p.kernels
+
+
 def layout(t):
     """A view's observable layout, compared with torch's by check_op: the tensor, its strides and contiguity."""
     return t, tuple(t.stride()), t.is_contiguous()
