@@ -58,19 +58,26 @@ fn check_cases(family: &str, body: &str) -> Result<(), String> {
         "scan" => (SCAN, false),
         _ => return Ok(()),
     };
-    let named = |c: &str| {
-        body.lines()
-            .map(|l| l.split("//").next().unwrap_or_default())
-            .filter(|l| !in_case || l.trim_start().starts_with("case "))
-            .any(|l| l.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).any(|w| w == c))
-    };
-    let missing: Vec<String> = ops.iter().map(|n| format!("OP_{}", n.to_uppercase())).filter(|c| !named(c)).collect();
+    let present = named(body, ops, in_case);
+    let missing: Vec<String> =
+        ops.iter().filter(|n| !present.contains(n)).map(|n| format!("OP_{}", n.to_uppercase())).collect();
     if missing.is_empty() {
         Ok(())
     } else {
         let place = if in_case { "a `case`" } else { "code" };
         Err(format!("shaders/{family}.wgsl has no {place} for {}", missing.join(", ")))
     }
+}
+
+/// The ops of `ops` whose `OP_<NAME>` constant the code names outside comments (only in `case` lines if `in_case`).
+fn named(body: &str, ops: &'static [&'static str], in_case: bool) -> Vec<&'static str> {
+    let words: Vec<&str> = body
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or_default())
+        .filter(|l| !in_case || l.trim_start().starts_with("case "))
+        .flat_map(|l| l.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')))
+        .collect();
+    ops.iter().copied().filter(|n| words.contains(&format!("OP_{}", n.to_uppercase()).as_str())).collect()
 }
 
 /// The kernel families: every `shaders/<family>.wgsl` but `common.wgsl`, which opens them all (the `.wgsl.in` files
@@ -180,7 +187,15 @@ fn main() {
         .iter()
         .map(|f| format!("    (\"{f}\", include_str!(concat!(env!(\"OUT_DIR\"), \"/{f}.wgsl\"))),\n"))
         .collect();
-    let rs = format!("/// Every kernel family and its WGSL.\npub const FAMILIES: &[(&str, &str)] = &[\n{list}];\n");
+    let mut rs = format!("/// Every kernel family and its WGSL.\npub const FAMILIES: &[(&str, &str)] = &[\n{list}];\n");
+    // The binary ops binary_flat.wgsl has a `case` for, so binary.rs sends it those and no others.
+    match fs::read_to_string(dir.join("binary_flat.wgsl")) {
+        Ok(body) => rs.push_str(&format!(
+            "/// The binary ops shaders/binary_flat.wgsl computes.\npub const BINARY_FLAT_OPS: &[&str] = &{:?};\n",
+            named(&body, BINARY, true)
+        )),
+        Err(e) => failures.push(format!("binary_flat.wgsl: {e}")),
+    }
     for (name, text) in [("families.rs", rs.as_str()), ("ops.wgsl.in", constants.as_str())] {
         if let Err(e) = fs::write(out.join(name), text) {
             failures.push(format!("{name}: {e}"));

@@ -47,13 +47,10 @@ fn vector(v: u32) {
 const SLOTS: u32 = 4u;
 
 @compute @workgroup_size(128)
-fn main(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
+fn main(ids: Group) {
+    let lid = ids.lid;
     let vecs = (info.n + 3u) / 4u;
-    let first = (wid.x + wid.y * nwg.x) * SLOTS * WG + lid;
+    let first = group_index(ids) * SLOTS * WG + lid;
     for (var j = 0u; j < SLOTS; j = j + 1u) {
         let v = first + j * WG;
         if (v < vecs) {

@@ -67,6 +67,18 @@ fn linear_id(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return gid.x + gid.y * nwg.x * WG;
 }
 
+// The ids of a kernel whose workgroups each take one item (a row, an output, a run of vectors) of a 2-D grid.
+struct Group {
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+}
+
+// The workgroup's item: its linear index over the 2-D grid.
+fn group_index(ids: Group) -> u32 {
+    return ids.wid.x + ids.wid.y * ids.nwg.x;
+}
+
 // NaN by its bits: WGSL lets implementations assume floats are never NaN, so `x != x` may fold to false.
 fn is_nan(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;

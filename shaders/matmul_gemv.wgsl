@@ -4,35 +4,24 @@
 // @inputs a b
 // @uses matmul
 // @uses matmul_load
+// @uses arith
+// @uses row_tree
 
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 
-var<workgroup> part: array<f32, 128>;
-
 @compute @workgroup_size(128)
-fn main(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) li: u32,
-) {
-    let e = wid.x + wid.y * nwg.x;
+fn main(ids: Group) {
+    let e = group_index(ids);
     if (e >= info.n) {
         return;
     }
     let x = element(e);
     var acc = 0.0;
-    for (var kk = li; kk < info.extra.z; kk = kk + 128u) {
+    for (var kk = ids.lid; kk < info.extra.z; kk = kk + 128u) {
         acc = acc + a_at(x.o, x.r, kk) * b_at(x.o, kk, x.c);
     }
-    part[li] = acc;
-    workgroupBarrier();
-    for (var s = 64u; s > 0u; s = s >> 1u) {
-        if (li < s) {
-            part[li] = part[li] + part[li + s];
-        }
-        workgroupBarrier();
-    }
-    if (li == 0u) {
-        out[e] = bitcast<u32>(part[0]);
+    let total = tree_combine(ids.lid, bitcast<u32>(acc), true);
+    if (ids.lid == 0u) {
+        out[e] = total;
     }
 }

@@ -208,13 +208,10 @@ fn finish(o: u32, p: Part, fc: bool) {
 }
 
 @compute @workgroup_size(128)
-fn main(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
+fn main(ids: Group) {
+    let lid = ids.lid;
     let fc = is_float(info.in_dtype.x);
-    let g = wid.x + wid.y * nwg.x;
+    let g = group_index(ids);
     if (info.extra.z == 1u) {
         let o = g * WG + lid;
         if (o < info.n) {

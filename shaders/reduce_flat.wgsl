@@ -102,12 +102,9 @@ fn element(e: u32) -> u32 {
 }
 
 @compute @workgroup_size(128)
-fn main(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let g = wid.x + wid.y * nwg.x;
+fn main(ids: Group) {
+    let lid = ids.lid;
+    let g = group_index(ids);
     if (g >= info.n) {
         return;
     }

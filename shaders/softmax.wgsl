@@ -60,14 +60,11 @@ fn write_row(r: u32, m: f32, s: f32, start: u32, step: u32) {
 const CACHED: u32 = 32u;
 
 @compute @workgroup_size(128)
-fn main(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
+fn main(ids: Group) {
+    let lid = ids.lid;
     let n = info.extra.x;
     let rows = info.n / n;
-    let g = wid.x + wid.y * nwg.x;
+    let g = group_index(ids);
     if (info.extra.y == 1u) {
         let r = g * WG + lid;
         if (r < rows) {

@@ -68,13 +68,10 @@ fn store(row: u32, v: u32, vecs: u32, y: vec4<u32>) {
 }
 
 @compute @workgroup_size(128)
-fn main(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
+fn main(ids: Group) {
+    let lid = ids.lid;
     let vecs = info.extra.x / 4u;
-    let g = wid.x + wid.y * nwg.x;
+    let g = group_index(ids);
     if (g >= info.n / info.extra.x) {
         return;
     }

@@ -34,24 +34,10 @@ pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Launch> {
     launch(k, "binary", op.code())
 }
 
-/// The ops shaders/binary_flat.wgsl computes: those with a float32 result that cost a few instructions.
+/// The ops shaders/binary_flat.wgsl computes (the build script reads them from its `case`s): those with a float32
+/// result that cost a few instructions.
 fn flat_op(op: BinaryOp) -> bool {
-    match op {
-        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Maximum | BinaryOp::Minimum => true,
-        BinaryOp::Fmod
-        | BinaryOp::Atan2
-        | BinaryOp::CopySign
-        | BinaryOp::Pow
-        | BinaryOp::BitAnd
-        | BinaryOp::BitOr
-        | BinaryOp::BitXor
-        | BinaryOp::Eq
-        | BinaryOp::Ne
-        | BinaryOp::Lt
-        | BinaryOp::Le
-        | BinaryOp::Gt
-        | BinaryOp::Ge => false,
-    }
+    crate::pipeline::BINARY_FLAT_OPS.contains(&op.name())
 }
 
 pub fn where_(k: &Kernel) -> Result<Launch> {

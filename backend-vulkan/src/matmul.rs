@@ -33,7 +33,7 @@ const SPLITK_MAX_OUT: usize = 128 * 128;
 const TILE: (usize, usize) = (128, 64);
 const TILED_MIN_OUT: usize = 1 << 20;
 /// The wide pipeline's tile, which it takes over from the tiled one where the device runs its 256 invocations and
-/// the product's layout fits it (`wide_layout`): every load a vec4, so m, n and K are multiples of 4.
+/// the product's layout fits it (`unit_layout`): every load a vec4, so m, n and K are multiples of 4.
 const WIDE_TILE: usize = 128;
 const WIDE_ALIGN: isize = 4;
 /// The cooperative-matrix pipeline's output tile (2x2 hardware 16x16 tiles), and the step its m, n and K must be
@@ -160,47 +160,26 @@ pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool, wide: bool
     }
 }
 
-/// How the cooperative-matrix pipeline loads an operand (its layout flag: 0 row-major, else column-major; bit 0 for
-/// a, bit 1 for b), or None where it cannot: a unit stride on one matrix side, the other side's stride aligned and
-/// at least a tile wide, batch strides and the offset aligned.
-fn coop_layout(v: &View, is_b: bool) -> Option<u32> {
+/// How a pipeline that loads whole aligned runs reads an operand (its layout flag: 0 row-major, else column-major;
+/// bit 0 for a, bit 1 for b), or None where it cannot: a unit stride on one matrix side, the other side's stride a
+/// multiple of `align` elements and at least `min_outer`, batch strides and the offset multiples of `align`. The
+/// cooperative-matrix pipeline takes (8 halves, a tile of 16); the wide one (4 floats, any), so that each vec4 it
+/// loads is aligned and lies within one row or column.
+fn unit_layout(v: &View, is_b: bool, align: isize, min_outer: isize) -> Option<u32> {
     if v.shape.contains(&0) {
         // An empty operand (K = 0) is never loaded, and an empty view's strides are not a layout: any flag serves.
         return Some(0);
     }
     let nd = v.shape.len();
     let (outer, inner) = (v.strides[nd - 2], v.strides[nd - 1]);
-    let aligned = |s: isize| s >= 0 && s % COOP_ALIGN == 0;
-    let wide = |s: isize| aligned(s) && s >= COOP_STEP as isize;
+    let aligned = |s: isize| s >= 0 && s % align == 0;
+    let wide = |s: isize| aligned(s) && s >= min_outer;
     if !(v.strides[..nd - 2].iter().all(|&s| aligned(s)) && aligned(v.offset as isize)) {
         return None;
     }
     let col_major = if inner == 1 && wide(outer) {
         false
     } else if outer == 1 && wide(inner) {
-        true
-    } else {
-        return None;
-    };
-    Some(u32::from(col_major) << u32::from(is_b))
-}
-
-/// How the wide pipeline loads a float32 operand (its layout flag, as `coop_layout`'s), or None where it cannot: a
-/// unit stride on one matrix side and every other stride and the offset multiples of 4, so that each vec4 it loads
-/// is aligned and lies within one row or column.
-fn wide_layout(v: &View, is_b: bool) -> Option<u32> {
-    if v.shape.contains(&0) {
-        return Some(0);
-    }
-    let nd = v.shape.len();
-    let (outer, inner) = (v.strides[nd - 2], v.strides[nd - 1]);
-    let aligned = |s: isize| s >= 0 && s % WIDE_ALIGN == 0;
-    if !(v.strides[..nd - 2].iter().all(|&s| aligned(s)) && aligned(v.offset as isize)) {
-        return None;
-    }
-    let col_major = if inner == 1 && aligned(outer) {
-        false
-    } else if outer == 1 && aligned(inner) {
         true
     } else {
         return None;
@@ -221,14 +200,17 @@ pub fn matmul(k: &Kernel, coop: bool, wide: bool, forced: Option<Pipeline>) -> R
     let batch: usize = k.shape[..nd - 2].iter().product();
     let halves = a.buffer.dtype == DType::F16 && b.buffer.dtype == DType::F16;
     let fits = coop && halves && [m, n, kk].iter().all(|d| d % COOP_STEP == 0);
-    let layout = (coop_layout(&a.view, false), coop_layout(&b.view, true));
+    let layout = (
+        unit_layout(&a.view, false, COOP_ALIGN, COOP_STEP as isize),
+        unit_layout(&b.view, true, COOP_ALIGN, COOP_STEP as isize),
+    );
     let flags = match layout {
         (Some(fa), Some(fb)) if fits => Some(fa | fb),
         _ => None,
     };
     let singles = a.buffer.dtype == DType::F32 && b.buffer.dtype == DType::F32;
     let wide_fits = singles && [m, n, kk].iter().all(|d| d % WIDE_ALIGN as usize == 0);
-    let wide_flags = match (wide_layout(&a.view, false), wide_layout(&b.view, true)) {
+    let wide_flags = match (unit_layout(&a.view, false, WIDE_ALIGN, 0), unit_layout(&b.view, true, WIDE_ALIGN, 0)) {
         (Some(fa), Some(fb)) if wide && wide_fits => Some(fa | fb),
         _ => None,
     };

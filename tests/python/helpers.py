@@ -73,20 +73,13 @@ ALIASES = {
     "getitem": ("getitem", "__getitem__", "slice", "index"),
     "t": ("t", "transpose", "permute"),
     "from_numpy": ("from_numpy", "tensor"),
-    "add_": ("add_", "add"),
-    "sub_": ("sub_", "sub"),
-    "mul_": ("mul_", "mul"),
-    "div_": ("div_", "div"),
+    **{f"{op}_": (f"{op}_", op) for op in ("add", "sub", "mul", "div")},
     "setitem": ("setitem", "__setitem__", "copy_", "index_put"),
     "zero_": ("zero_", "fill_", "zeros"),
     "fill_": ("fill_", "full"),
     "copy_": ("copy_", "copy"),
     "clone": ("clone", "contiguous"),
-    "zeros_like": ("zeros_like", "zeros"),
-    "ones_like": ("ones_like", "ones"),
-    "full_like": ("full_like", "full"),
-    "rand_like": ("rand_like", "rand"),
-    "randn_like": ("randn_like", "randn"),
+    **{f"{op}_like": (f"{op}_like", op) for op in ("zeros", "ones", "full", "rand", "randn")},
 }
 # The exception classes the tests tell apart, most specific first: vkml raises the first of these that torch's
 # exception is (a subclass of it passes, as `except` would catch it).

@@ -72,72 +72,65 @@ ADDMM_HOST = (
     "vkml's and torch's on other hosts, is finite near ±1.7e308: its CPU BLAS kernel depends on the processor"
 )
 
+# (device, dtype) pairs: the 32-bit-range floats on every device; with float16; each with float64 on the CPUs (GPUs
+# have none).
+RANGE32 = [(d, t) for d in DEVICES for t in ("float32", "bfloat16")]
+SMALL_FLOATS = [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")]
+FLOATS = SMALL_FLOATS + [(c, "float64") for c in CPUS]
+WIDE_FLOATS = RANGE32 + [(c, "float64") for c in CPUS]
+
+
+def matrix(test: str, reason: str, ops, pairs, cls: str = "extreme", *condition: str) -> dict:
+    """The entries of a coverage-matrix test (`test[device-op-class-dtype]`) for each op and (device, dtype) pair."""
+    return {
+        f"{test}[{dev}-{op}-{cls}-{dt}]": (reason, (op, dev, cls, dt), *condition) for op in ops for dev, dt in pairs
+    }
+
+
+def _on(devices, dtype: str):
+    return [(d, dtype) for d in devices]
+
+
 # test id pattern -> (reason, the coverage cell (op, device, input class, dtype) it leaves without a passing case
 # [, "flushes" | "keeps_subnormals": only on a device that does or does not flush subnormals; "host": torch's own
 # result depends on the host processor (its CPU kernels), so the case may pass: a non-strict xfail])
 KNOWN = {
-    **{
-        f"tests/python/test_binary.py::test_matrix[{dev}-{op}-extreme-{dt}]": (
-            MAX_ZERO,
-            (op, dev, "extreme", dt),
-        )
-        for op in ("maximum", "minimum")
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")]
-        + [(c, "float64") for c in CPUS]
-    },
-    **{
-        f"tests/python/test_matmul.py::test_matrix[{dev}-matmul-empty-bool]": (
-            BOOL_MATMUL,
-            ("matmul", dev, "empty", "bool"),
-        )
-        for dev in DEVICES
-    },
-    **{
-        f"tests/python/test_nn_functional.py::test_matrix[{dev}-{conv}-extreme-{dt}]": (
-            CONV_INF,
-            (conv, dev, "extreme", dt),
-            "host",
-        )
-        for conv in ("conv1d", "conv2d")
-        for dev in DEVICES
-        for dt in ("float32", "float16", "bfloat16")
-    },
-    **{
-        f"tests/python/test_linalg.py::test_matrix[{c}-addmm-extreme-float64]": (
-            ADDMM_HOST,
-            ("addmm", c, "extreme", "float64"),
-            "host",
-        )
-        for c in CPUS
-    },
-    **{
-        f"tests/python/test_nn_functional.py::test_matrix[{dev}-{op}-extreme-{dt}]": (
-            NORM_OVERFLOW,
-            (op, dev, "extreme", dt),
-        )
-        for op in ("layer_norm", "group_norm")
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [(c, "float64") for c in CPUS]
-    },
-    **{
-        f"tests/python/test_pointwise.py::test_binary_matrix[{dev}-{op}-extreme-{dt}]": (
-            FMOD_INF,
-            (op, dev, "extreme", dt),
-            "keeps_subnormals",
-        )
-        for op in ("fmod", "remainder")
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [(c, "float64") for c in CPUS]
-    },
+    **matrix("tests/python/test_binary.py::test_matrix", MAX_ZERO, ("maximum", "minimum"), FLOATS),
+    **matrix("tests/python/test_matmul.py::test_matrix", BOOL_MATMUL, ("matmul",), _on(DEVICES, "bool"), "empty"),
+    **matrix(
+        "tests/python/test_nn_functional.py::test_matrix",
+        CONV_INF,
+        ("conv1d", "conv2d"),
+        SMALL_FLOATS,
+        "extreme",
+        "host",
+    ),
+    **matrix(
+        "tests/python/test_linalg.py::test_matrix", ADDMM_HOST, ("addmm",), _on(CPUS, "float64"), "extreme", "host"
+    ),
+    **matrix(
+        "tests/python/test_nn_functional.py::test_matrix", NORM_OVERFLOW, ("layer_norm", "group_norm"), WIDE_FLOATS
+    ),
+    **matrix(
+        "tests/python/test_pointwise.py::test_binary_matrix",
+        FMOD_INF,
+        ("fmod", "remainder"),
+        WIDE_FLOATS,
+        "extreme",
+        "keeps_subnormals",
+    ),
     # Seen on the H200 (run of 2026-12-03): these flush-mixing composites fail there and pass on lavapipe.
-    **{
-        f"tests/python/test_pointwise.py::test_{kind}_matrix[{dev}-{op}-extreme-{dt}]": (
-            FLUSH_MIX,
-            (op, dev, "extreme", dt),
-            "flushes",
-        )
-        for kind, op in (("binary", "floor_divide"), ("ternary", "addcdiv"))
-        for dev in DEVICES
-        for dt in ("float32", "bfloat16")
-    },
+    **matrix(
+        "tests/python/test_pointwise.py::test_binary_matrix",
+        FLUSH_MIX,
+        ("floor_divide",),
+        RANGE32,
+        "extreme",
+        "flushes",
+    ),
+    **matrix(
+        "tests/python/test_pointwise.py::test_ternary_matrix", FLUSH_MIX, ("addcdiv",), RANGE32, "extreme", "flushes"
+    ),
     **{
         f"tests/python/test_pointwise.py::test_case[{dev}-floor_divide:a // b0]": (
             FLUSH_MIX,
@@ -146,41 +139,11 @@ KNOWN = {
         )
         for dev in DEVICES
     },
-    **{
-        f"tests/python/test_pointwise.py::test_ternary_matrix[{dev}-addcmul-extreme-{dt}]": (
-            ADDCMUL_FMA,
-            ("addcmul", dev, "extreme", dt),
-        )
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "bfloat16")] + [(c, "float64") for c in CPUS]
-    },
-    **{
-        f"tests/python/test_linalg.py::test_moments_matrix[{dev}-std-extreme-{dt}]": (
-            STD_OVERFLOW,
-            ("std", dev, "extreme", dt),
-        )
-        for dev in DEVICES
-        for dt in ("float32", "bfloat16")
-    },
-    **{
-        f"tests/python/test_linalg.py::test_matrix[{c}-{op}-empty-bool]": (BOOL_MATMUL, (op, c, "empty", "bool"))
-        for op in ("mm", "bmm")
-        for c in CPUS
-    },
-    **{
-        f"tests/python/test_activation.py::test_matrix[{c}-hardswish-extreme-float64]": (
-            HARDSWISH_OVERFLOW,
-            ("hardswish", c, "extreme", "float64"),
-        )
-        for c in CPUS
-    },
-    **{
-        f"tests/python/test_attention.py::test_matrix[{dev}-scaled_dot_product_attention-extreme-{dt}]": (
-            SDPA_INF,
-            ("scaled_dot_product_attention", dev, "extreme", dt),
-        )
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")]
-        + [(c, "float64") for c in CPUS]
-    },
+    **matrix("tests/python/test_pointwise.py::test_ternary_matrix", ADDCMUL_FMA, ("addcmul",), WIDE_FLOATS),
+    **matrix("tests/python/test_linalg.py::test_moments_matrix", STD_OVERFLOW, ("std",), RANGE32),
+    **matrix("tests/python/test_linalg.py::test_matrix", BOOL_MATMUL, ("mm", "bmm"), _on(CPUS, "bool"), "empty"),
+    **matrix("tests/python/test_activation.py::test_matrix", HARDSWISH_OVERFLOW, ("hardswish",), _on(CPUS, "float64")),
+    **matrix("tests/python/test_attention.py::test_matrix", SDPA_INF, ("scaled_dot_product_attention",), FLOATS),
     **{
         f"tests/python/test_conv_transpose.py::test_matrix[{dev}-conv_transpose2d-extreme-{dt}]": (
             CONVT_SPREAD,
@@ -188,8 +151,7 @@ KNOWN = {
             # On the H200 the bfloat16 cell agreed with torch (strict xfail passed): only lavapipe shows it there.
             *(("keeps_subnormals",) if dt == "bfloat16" and dev not in CPUS else ()),
         )
-        for dev, dt in [(d, t) for d in DEVICES for t in ("float32", "float16", "bfloat16")]
-        + [(c, "float64") for c in CPUS]
+        for dev, dt in FLOATS
     },
     **{
         f'tests/python/test_pointwise.py::test_case[{dev}-div_trunc:a.div(b, rounding_mode="trunc"){i}]': (
@@ -200,20 +162,8 @@ KNOWN = {
         for dev in DEVICES
         for i in (0, 1)
     },
-    **{
-        f"tests/python/test_norm.py::test_matrix[{c}-norm-extreme-float64]": (
-            NORM_SCALED,
-            ("norm", c, "extreme", "float64"),
-        )
-        for c in CPUS
-    },
-    **{
-        f"tests/python/test_nn_functional.py::test_matrix[{c}-linear-empty-bool]": (
-            BOOL_MATMUL,
-            ("linear", c, "empty", "bool"),
-        )
-        for c in CPUS
-    },
+    **matrix("tests/python/test_norm.py::test_matrix", NORM_SCALED, ("norm",), _on(CPUS, "float64")),
+    **matrix("tests/python/test_nn_functional.py::test_matrix", BOOL_MATMUL, ("linear",), _on(CPUS, "bool"), "empty"),
     # Found by the fuzz's long form (VKML_FUZZ_EXAMPLES=3000): torch skips the dim check of roll on an empty tensor
     # and of cat on legacy empty (0,) tensors; vkml checks every dim.
     **{
