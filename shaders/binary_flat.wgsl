@@ -47,10 +47,9 @@ fn vector(v: u32) {
 const SLOTS: u32 = 4u;
 
 @compute @workgroup_size(128)
-fn main(ids: Group) {
-    let lid = ids.lid;
+fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
     let vecs = (info.n + 3u) / 4u;
-    let first = group_index(ids) * SLOTS * WG + lid;
+    let first = group_index(grid) * SLOTS * WG + lid;
     for (var j = 0u; j < SLOTS; j = j + 1u) {
         let v = first + j * WG;
         if (v < vecs) {

@@ -67,16 +67,17 @@ fn linear_id(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return gid.x + gid.y * nwg.x * WG;
 }
 
-// The ids of a kernel whose workgroups each take one item (a row, an output, a run of vectors) of a 2-D grid.
-struct Group {
+// Where a workgroup sits in a 2-D grid, for kernels whose workgroups each take one item (a row, an output, a run of
+// vectors). Only uniform builtins: WGSL's uniformity analysis counts a struct with local_invocation_index in it as
+// non-uniform as a whole, so that one stays a parameter of its own.
+struct Grid {
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
 }
 
-// The workgroup's item: its linear index over the 2-D grid.
-fn group_index(ids: Group) -> u32 {
-    return ids.wid.x + ids.wid.y * ids.nwg.x;
+// The workgroup's item: its linear index over the grid.
+fn group_index(grid: Grid) -> u32 {
+    return grid.wid.x + grid.wid.y * grid.nwg.x;
 }
 
 // NaN by its bits: WGSL lets implementations assume floats are never NaN, so `x != x` may fold to false.

@@ -10,18 +10,18 @@
 @group(0) @binding(9) var<storage, read_write> out: array<u32>;
 
 @compute @workgroup_size(128)
-fn main(ids: Group) {
-    let e = group_index(ids);
+fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
+    let e = group_index(grid);
     if (e >= info.n) {
         return;
     }
     let x = element(e);
     var acc = 0.0;
-    for (var kk = ids.lid; kk < info.extra.z; kk = kk + 128u) {
+    for (var kk = lid; kk < info.extra.z; kk = kk + 128u) {
         acc = acc + a_at(x.o, x.r, kk) * b_at(x.o, kk, x.c);
     }
-    let total = tree_combine(ids.lid, bitcast<u32>(acc), true);
-    if (ids.lid == 0u) {
+    let total = tree_combine(lid, bitcast<u32>(acc), true);
+    if (lid == 0u) {
         out[e] = total;
     }
 }

@@ -208,10 +208,9 @@ fn finish(o: u32, p: Part, fc: bool) {
 }
 
 @compute @workgroup_size(128)
-fn main(ids: Group) {
-    let lid = ids.lid;
+fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
     let fc = is_float(info.in_dtype.x);
-    let g = group_index(ids);
+    let g = group_index(grid);
     if (info.extra.z == 1u) {
         let o = g * WG + lid;
         if (o < info.n) {

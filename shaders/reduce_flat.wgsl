@@ -102,9 +102,8 @@ fn element(e: u32) -> u32 {
 }
 
 @compute @workgroup_size(128)
-fn main(ids: Group) {
-    let lid = ids.lid;
-    let g = group_index(ids);
+fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
+    let g = group_index(grid);
     if (g >= info.n) {
         return;
     }

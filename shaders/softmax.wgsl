@@ -60,11 +60,10 @@ fn write_row(r: u32, m: f32, s: f32, start: u32, step: u32) {
 const CACHED: u32 = 32u;
 
 @compute @workgroup_size(128)
-fn main(ids: Group) {
-    let lid = ids.lid;
+fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
     let n = info.extra.x;
     let rows = info.n / n;
-    let g = group_index(ids);
+    let g = group_index(grid);
     if (info.extra.y == 1u) {
         let r = g * WG + lid;
         if (r < rows) {

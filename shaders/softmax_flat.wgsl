@@ -68,10 +68,9 @@ fn store(row: u32, v: u32, vecs: u32, y: vec4<u32>) {
 }
 
 @compute @workgroup_size(128)
-fn main(ids: Group) {
-    let lid = ids.lid;
+fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
     let vecs = info.extra.x / 4u;
-    let g = group_index(ids);
+    let g = group_index(grid);
     if (g >= info.n / info.extra.x) {
         return;
     }
