@@ -1,7 +1,6 @@
 // Creation: op 0 fills words with a repeating pattern (the value pre-encoded on the host), op 1 draws uniform
 // floats and op 2 normal floats from Philox-4x32-10 — the same rounds and formulas as util/philox.rs and the CPU.
-
-@group(0) @binding(9) var<storage, read_write> out: array<u32>;
+// @driver items
 
 fn philox(ctr: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
     var c = ctr;
@@ -26,12 +25,7 @@ fn uniform01(w: u32) -> f32 {
     return f32(w & 0xffffffu) * (1.0 / 16777216.0);
 }
 
-@compute @workgroup_size(128)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let i = linear_id(gid, nwg);
-    if (i >= info.n) {
-        return;
-    }
+fn item(i: u32) {
     switch info.op {
         case 0u: {
             out[i] = select(info.extra2.x, info.extra2.y, (i & 1u) == 1u);

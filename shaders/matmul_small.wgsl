@@ -4,15 +4,9 @@
 // @inputs a b
 // @uses matmul
 // @uses matmul_load
+// @driver items
 
-@group(0) @binding(9) var<storage, read_write> out: array<u32>;
-
-@compute @workgroup_size(128)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let e = linear_id(gid, nwg);
-    if (e >= info.n) {
-        return;
-    }
+fn item(e: u32) {
     let x = element(e);
     var acc = 0.0;
     for (var kk = 0u; kk < info.extra.z; kk = kk + 1u) {

@@ -3,8 +3,7 @@
 // -0 equal to +0) — and writes its own index there. Ranks form a permutation, so no two invocations write one place
 // and every device gives the same bytes; a row of n costs n comparisons per element (the selector's limit).
 // @inputs a
-
-@group(0) @binding(9) var<storage, read_write> out: array<u32>;
+// @driver items
 
 // An order key for floats: bkey's order with every NaN above +inf.
 fn fsort_key(e: u32, dt: u32) -> i32 {
@@ -34,12 +33,7 @@ fn before(j: u32, i: u32, kj: i32, ki: i32, vj: vec2<u32>, vi: vec2<u32>, fc: bo
     return c < 0 || (c == 0 && j < i);
 }
 
-@compute @workgroup_size(128)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let e = linear_id(gid, nwg);
-    if (e >= info.n) {
-        return;
-    }
+fn item(e: u32) {
     let n = dim(info.rank - 1u);
     let row = e - e % n;
     let i = e % n;
