@@ -1,6 +1,7 @@
 //! The sliding-window primitives: unfold (im2col) is a copy of the image's block view (shaders/movement.wgsl);
 //! fold (col2im), max pooling and its gradient compute each output element from its taps (shaders/window.wgsl, whose
-//! op codes these are).
+//! op codes these are); a float32 pool's gradient over windows that tile the image, each window from its own taps
+//! (shaders/window_tiles.wgsl).
 
 use vkml_core::backend::Kernel;
 use vkml_core::base::dtype::DType;
@@ -39,7 +40,23 @@ pub fn max_pool(k: &Kernel, w: &Window, grad: bool) -> Result<Launch> {
         (true, 2) => {}
         _ => return Err(Error::Backend("max pooling with the wrong inputs".into())),
     }
+    if grad && tiles(k, w) {
+        let mut l = launch(k, w, 2, &views, inputs)?;
+        let windows = k.out.len / (w.kernel[0] * w.kernel[1]);
+        l.meta.n = to_u32(windows)?;
+        l.family = "window_tiles";
+        l.groups = slots_grid(windows);
+        return Ok(l);
+    }
     launch(k, w, if grad { 2 } else { 1 }, &views, inputs)
+}
+
+/// Whether a float32 pool's gradient can take shaders/window_tiles.wgsl: windows that tile the image exactly (stride =
+/// kernel, no dilation, no element outside every window), so each window owns its elements.
+fn tiles(k: &Kernel, w: &Window) -> bool {
+    let floats = k.out.dtype == DType::F32 && k.args.iter().all(|a| a.buffer.dtype == DType::F32);
+    let exact = k.shape.len() == 4 && (0..2).all(|d| k.shape[2 + d] == w.out[d] * w.kernel[d]);
+    floats && exact && w.stride == w.kernel && w.dilation == [1, 1] && k.out.len > 0
 }
 
 fn launch(

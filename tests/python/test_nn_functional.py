@@ -249,3 +249,25 @@ def test_contiguous_float32_rows_take_the_vector_kernel(shape, view, pipeline, d
     x = view(vkml.tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape) / 100, device=device))
     vkml.realize(x)
     check_pipeline(device, lambda: x.softmax(1).numpy(), "softmax", pipeline)
+
+
+@pytest.mark.parametrize(
+    ("shape", "args", "dtype", "pipeline"),
+    [
+        ((2, 3, 6, 8), (2,), "float32", "window_tiles"),
+        ((2, 3, 6, 6), ((3, 2),), "float32", "window_tiles"),
+        ((2, 3, 7, 6), (2,), "float32", "window"),
+        ((2, 3, 6, 6), (2, 1), "float32", "window"),
+        ((2, 3, 6, 6), (2,), "float16", "window"),
+    ],
+)
+def test_tiling_pool_gradients_take_the_window_kernel(shape, args, dtype, pipeline, device):
+    """A float32 max pool whose windows tile the image (stride = kernel) takes its gradient per window on a GPU (the
+    cases above check its values against torch); a leftover row, overlapping windows or float16 do not."""
+    x = vkml.tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape) % 7, device=device)
+    x = x.to(getattr(vkml, dtype))
+    x.requires_grad_(True)
+    y = vkml.nn.functional.max_pool2d(x, *args)
+    g = vkml.ones_like(y)
+    vkml.realize(y, g)
+    check_pipeline(device, lambda: (y.backward(g), x.grad.numpy()), "max_pool2d_backward", pipeline)

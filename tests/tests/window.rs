@@ -72,3 +72,36 @@ fn max_pool_and_its_gradient_match_the_oracle() -> Result<()> {
         )
     })
 }
+
+/// Windows that tile the image (stride = kernel, no dilation): a float32 pool's gradient takes the per-window kernel
+/// on Vulkan (shaders/window_tiles.wgsl), here over a transposed image and gradient, rounded values that tie, a
+/// window of one element and one window over the whole image.
+#[test]
+fn tiling_windows_gradient_matches_the_oracle() -> Result<()> {
+    let cases = [([2, 2], [3, 4]), ([3, 2], [2, 3]), ([1, 1], [2, 5]), ([2, 3], [1, 1])];
+    for (c, (kernel, out)) in cases.into_iter().enumerate() {
+        let w = Window { kernel, stride: kernel, dilation: [1, 1], out };
+        let size = [kernel[0] * out[0], kernel[1] * out[1]];
+        same(50 + c as u64, |g, dev| {
+            let x = random_f32(g, &[2, 3, size[1], size[0]], -3.0, 3.0, dev)?.unary(UnaryOp::Round)?;
+            let grad = random_f32(g, &[2, 3, out[1], out[0]], -9.0, 9.0, dev)?;
+            max_pool_grad(&x.transpose(2, 3)?, &grad.transpose(2, 3)?, w)
+        })?;
+    }
+    // The first NaN wins; +0 beats -0 and a tie keeps the first; all -inf picks the first tap; a -0 gradient lands as
+    // +0 (the sum from zero).
+    same(60, |_, dev| {
+        let inf = f32::INFINITY;
+        #[rustfmt::skip]
+        let v = [
+            1.0, f32::NAN, -0.0, 0.0,
+            f32::NAN, 2.0, 0.0, -0.0,
+            5.0, 5.0, -inf, -inf,
+            5.0, 7.0, -inf, -inf,
+        ];
+        let x = vkml_tests::from_f32(&v, &[1, 1, 4, 4], dev)?;
+        let w = Window { kernel: [2, 2], stride: [2, 2], dilation: [1, 1], out: [2, 2] };
+        let g = vkml_tests::from_f32(&[-0.0, 1.5e-38, 3.0, -2.5], &[1, 1, 2, 2], dev)?;
+        max_pool_grad(&x, &g, w)
+    })
+}
