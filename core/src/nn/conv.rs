@@ -185,8 +185,10 @@ pub fn conv2d(
     let xp = pad2d(x, pads, Scalar::Int(0))?;
     let (hp, wp) = (xp.shape()[2], xp.shape()[3]);
     let out = [out_size(hp, kh, stride[0], dilation[0], false)?, out_size(wp, kw, stride[1], dilation[1], false)?];
-    // im2col and one product: (groups, O/groups, C/groups·KH·KW) @ (N, groups, C/groups·KH·KW, OH·OW), K in
-    // (c, i, j) order as the weight's layout. A 1x1 kernel at stride 1 reads the image as it is.
+    // im2col and one product, K in (c, i, j) order as the weight's layout; a 1x1 kernel at stride 1 reads the image
+    // as it is. The product is taken transposed, (N, groups, OH·OW, K) @ (groups, K, O/groups), and its output
+    // permuted back: the image's positions are then its rows, which the GPU's tall register-blocked tiles take,
+    // where O (often 32 or 64) would leave them half empty; its gradients get the same shapes.
     let (g, l) = (groups as i64, (out[0] * out[1]) as i64);
     let cols = if [kh, kw, stride[0], stride[1]] == [1, 1, 1, 1] {
         xp.reshape(&[n as i64, c as i64, l])?
@@ -194,9 +196,9 @@ pub fn conv2d(
         unfold_windows(&xp, Window { kernel: [kh, kw], stride, dilation, out })?
     };
     let k = (cg * kh * kw) as i64;
-    let wk = weight.reshape(&[g, (o / groups) as i64, k])?;
-    let y = wk.matmul_acc(&cols.reshape(&[n as i64, g, k, l])?)?; // (N, groups, O/groups, OH·OW)
-    let y = y.reshape(&[n as i64, o as i64, out[0] as i64, out[1] as i64])?;
+    let wt = weight.reshape(&[g, (o / groups) as i64, k])?.transpose(1, 2)?;
+    let yt = cols.reshape(&[n as i64, g, k, l])?.transpose(2, 3)?.matmul_acc(&wt)?; // (N, groups, OH·OW, O/groups)
+    let y = yt.transpose(2, 3)?.reshape(&[n as i64, o as i64, out[0] as i64, out[1] as i64])?;
     let y = match bias {
         Some(b) => binary(
             &Operand::Tensor(y.clone()),
