@@ -78,7 +78,7 @@ FAMILY_TESTS = {
     "index": ["gather_", "scatter_"],
     "sort": ["argsort_"],
     "scan": ["scans_"],
-    "window": ["unfold_and_fold", "max_pool_and"],
+    **dict.fromkeys(("window", "window_tiles"), ["unfold_and_fold", "max_pool_and", "tiling_windows"]),
 }
 # CPU kernel files and the families whose tests use them as the oracle (lib.rs is plumbing, not a kernel).
 CPU_KERNELS = {
