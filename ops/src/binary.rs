@@ -22,7 +22,9 @@ macro_rules! binary_ops {
         Div div: Float;
             fwd Tolerance::Ulp {
                 ulp: 2.5, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
-                reason: "Vulkan spec: x/y within 2.5 ULP for |y| in [2⁻¹²⁶, 2¹²⁶]",
+                reason: "correctly rounded where both operands and the quotient are normal (long division of the \
+                    significands in integers); elsewhere the Vulkan spec's x/y within 2.5 ULP for |y| in [2⁻¹²⁶, 2¹²⁶], \
+                    reached for every y by scaling",
             }, NO_F64;
             grad Some(GRAD_QUOTIENT);
         Maximum maximum: Promote;
