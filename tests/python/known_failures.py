@@ -61,11 +61,6 @@ CONVT_SPREAD = (
     "vkml computes a transposed convolution as a convolution over the input spread out with zeros, so an infinite or "
     "nan weight meets those zeros (0·inf = nan); torch scatters each input element and never multiplies them"
 )
-TRUNC_DIV = (
-    "torch truncates its correctly rounded quotient; a GPU whose division is not correctly rounded (NVIDIA: Vulkan "
-    "allows 2.5 ulp) truncates a quotient within a few ulp of an integer to the other side of it (seen on the H200 "
-    "for 12 of 12,880 pairs); lavapipe's division is correctly rounded and passes"
-)
 BOOL_MATMUL = "vkml refuses bool matmul before looking at sizes; torch accepts it when a dim is empty"
 ADDMM_HOST = (
     "torch's float64 addmm overflows to ±inf on some hosts (an AMD EPYC with AVX-512, 2026-12-03) where the result, "
@@ -152,15 +147,6 @@ KNOWN = {
             *(("keeps_subnormals",) if dt == "bfloat16" and dev not in CPUS else ()),
         )
         for dev, dt in FLOATS
-    },
-    **{
-        f'tests/python/test_pointwise.py::test_case[{dev}-div_trunc:a.div(b, rounding_mode="trunc"){i}]': (
-            TRUNC_DIV,
-            ("div_trunc", dev, "contiguous", "float32"),
-            "flushes",
-        )
-        for dev in DEVICES
-        for i in (0, 1)
     },
     **matrix("tests/python/test_norm.py::test_matrix", NORM_SCALED, ("norm",), _on(CPUS, "float64")),
     **matrix("tests/python/test_nn_functional.py::test_matrix", BOOL_MATMUL, ("linear",), _on(CPUS, "bool"), "empty"),

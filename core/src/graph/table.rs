@@ -468,8 +468,9 @@ rows! { REST:
     "div_trunc" : Binary    : false : Promote   : Tolerance::Exact {
         gpu_ftz: true,
         reason: "div(rounding_mode=\"trunc\") is trunc(a / b) as torch computes it: exact where the quotient is \
-                 correctly rounded (the CPU, lavapipe); Vulkan allows a GPU's division 2.5 ulp, so a quotient within \
-                 that of an integer may truncate to the other side of it there; integers: the truncated quotient, exact",
+                 correctly rounded, on every device where both operands are normal (a quotient below the normal range \
+                 truncates to 0 either way); with a subnormal operand a GPU's quotient is within Vulkan's 2.5 ulp and \
+                 may truncate to the other side of an integer; integers: the truncated quotient, exact",
     }, NO_INT_DIVISION;
     "hypot"     : Binary    : false : Float     : Tolerance::Ulp {
         ulp: 8.0, per_abs_x: 0.0, abs: 0.0, gpu_ftz: true,
