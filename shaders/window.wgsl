@@ -7,6 +7,7 @@
 // info.shape is the output.
 // @inputs a b
 // @uses order
+// @uses window
 // @driver bits
 
 // The block along spatial dim d whose tap t reads image coordinate x, or -1 where none does.
@@ -21,11 +22,6 @@ fn block(x: u32, t: u32, d: u32) -> i32 {
         return -1;
     }
     return i32(q / s);
-}
-
-// Element e of the (N, C, ·, ·) output as (plane, row, column), and input k's offset of that plane.
-fn plane_at(k: u32, plane: u32) -> i32 {
-    return i32(info.offset[k]) + i32(plane / dim(1u)) * stride(k, 0u) + i32(plane % dim(1u)) * stride(k, 1u);
 }
 
 // The image element of input a in plane `base` that tap (i, j) of window (r, q) reads.

@@ -7,6 +7,7 @@
 // the image (the output, contiguous) and info.n the number of windows.
 // @inputs a b
 // @uses order
+// @uses window
 // @driver items
 
 fn item(e: u32) {
@@ -17,12 +18,9 @@ fn item(e: u32) {
     let q = e % ow;
     let r = (e / ow) % oh;
     let plane = e / (ow * oh);
-    let n = plane / dim(1u);
-    let c = plane % dim(1u);
     let sy = stride(0u, 2u);
     let sx = stride(0u, 3u);
-    let corner = i32(info.offset.x) + i32(n) * stride(0u, 0u) + i32(c) * stride(0u, 1u) + i32(r * kh) * sy
-        + i32(q * kw) * sx;
+    let corner = plane_at(0u, plane) + i32(r * kh) * sy + i32(q * kw) * sx;
     var best = 0u;
     var bf = bitcast<f32>(a[u32(corner)]);
     for (var i = 0u; i < kh; i = i + 1u) {
@@ -34,8 +32,7 @@ fn item(e: u32) {
             }
         }
     }
-    let gb = b[u32(i32(info.offset.y) + i32(n) * stride(1u, 0u) + i32(c) * stride(1u, 1u) + i32(r) * stride(1u, 2u)
-        + i32(q) * stride(1u, 3u))];
+    let gb = b[u32(plane_at(1u, plane) + i32(r) * stride(1u, 2u) + i32(q) * stride(1u, 3u))];
     // window.wgsl's sum from zero, in bits: a -0 gradient lands as +0 (a compiler may fold a float 0 + g to g).
     let g = select(gb, 0u, gb == 0x80000000u);
     let width = ow * kw;
