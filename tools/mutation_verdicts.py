@@ -117,6 +117,8 @@ EQUIVALENT: dict[str, str] = {
     "776027b666": _CLASS,
     "60724c8f4b": _CLASS,
     "38c9d04d79": "changes only the starting capacity of a Vec that grows as needed",
+    "e77931cb09": "the search visits tap 0 first, and tap 0 beats its own value held under index 1 (ties go to the"
+    " lower index, and a NaN beats a NaN of a higher index), so best is 0 again before any other tap",
 }
 _OOB = (
     "adds one store past the output, which robust buffer access drops (lavapipe); a GPU without it could write"
