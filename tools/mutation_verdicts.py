@@ -117,6 +117,12 @@ EQUIVALENT: dict[str, str] = {
     "776027b666": _CLASS,
     "60724c8f4b": _CLASS,
     "38c9d04d79": "changes only the starting capacity of a Vec that grows as needed",
+    "a95d1c650c": "every invocation gets tree_combine's total (it reads tree[0] after the last barrier), so any lane"
+    " that stores, stores it",
+    "1e2937f7fd": "every invocation gets tree_combine's total (it reads tree[0] after the last barrier), so any lane"
+    " that stores, stores it",
+    "388bf1cb59": _IDEMPOTENT,
+    "69a81edd35": _IDEMPOTENT,
     "e77931cb09": "the search visits tap 0 first, and tap 0 beats its own value held under index 1 (ties go to the"
     " lower index, and a NaN beats a NaN of a higher index), so best is 0 again before any other tap",
 }
@@ -129,6 +135,8 @@ _TALL_GRID = "differs only in a grid's second row, past 65,535 workgroups (2¬≤‚Å
 # Why a survivor survives, where it is understood but is not an equivalent mutant (shown in the report).
 SURVIVOR_NOTES: dict[str, str] = {
     "b3e532a0df": _OOB,
+    "94df5d7cde": "invocation 1 instead of 0 adds the head and tail: the same terms in another fixed order, within"
+    " sum's contract (and exact for the tests' small integers)",
     "08c0d51db8": _OOB,
     "aff3f60687": _OOB,
     "42cdb6da64": _OOB,
@@ -188,6 +196,10 @@ SURVIVOR_NOTES: dict[str, str] = {
 # Survivors that are races rather than missing tests: a test sees them only when the scheduler interleaves the wrong
 # way, which lavapipe rarely does. mutate.py reports them as races and --export-races sends them to a real GPU.
 RACES: dict[str, str] = {
+    "0f4dc73645": "lane 0 reads sums[0] without the barrier after the tree's last step, racing lane 1's write of"
+    " sums[1] into it: lavapipe's lockstep workgroups hide it",
+    "27c839cd3f": "lane 0 reads bests[0] without the barrier after the tree's last step, racing lane 1's write of"
+    " bests[1] into it: lavapipe's lockstep workgroups hide it",
     "68518c9afb": "lane s also folds part[2s] (past the array at s = 64) into part[s] while lane 0 reads part[s]: a"
     " race that lavapipe's lockstep workgroups hide",
     "4d75ae4440": "a write-write race across workgroups: batch b's padded row m lands on batch b + 1's first row,"
