@@ -6,7 +6,7 @@ use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::{Op, UnaryOp};
 use vkml_core::Result;
-use vkml_tests::{check, edge_f32, from_f32, from_i64, oracle_in, Gen};
+use vkml_tests::{check, edge_f32, from_f32, from_i64, oracle_in, same, Gen};
 
 /// Edge values, a dense grid over [−12, 12] (every polynomial's branch points lie inside), and log-spaced magnitudes
 /// of both signs from 2⁻³⁰ to 2¹²⁷ (the large-argument paths, Payne–Hanek reduction among them).
@@ -46,6 +46,30 @@ fn unary_random_bit_patterns() -> Result<()> {
         check(Op::Unary(op).name(), 2, mk, |t| t[0].unary(op))?;
     }
     Ok(())
+}
+
+#[test]
+fn unary_sqrt_is_correctly_rounded() -> Result<()> {
+    // vkml's sqrt (arith.wgsl.in's sqrt_bits) gives the oracle's bytes: random significands in every binade of both
+    // exponent parities, subnormals of every width, the largest float and exact squares; its guess is one off on
+    // every device (the flipped bit), so both final steps run here. rsqrt, a correctly rounded division of 1 by
+    // that root, is held to its contract.
+    let mk = |g: &mut Gen, dev: DeviceId| -> Result<Vec<vkml_core::api::Tensor>> {
+        // 1 + 2⁻²³ and the largest float below 4: their remainders are −S and S exactly, the final steps' bounds.
+        let mut v = vec![f32::MAX, f32::MIN_POSITIVE, f32::from_bits(1), f32::from_bits(0x7fffff), 4.0, 0.25];
+        v.extend([f32::from_bits(0x3f80_0001), f32::from_bits(0x407f_ffff), f32::from_bits(0x0080_0001)]);
+        for _ in 0..20000 {
+            let e = g.below(255) as u32;
+            v.push(f32::from_bits((g.next_u64() as u32 & 0x7fffff) | (e << 23)));
+        }
+        for _ in 0..2000 {
+            let s = 1 + g.below(4095) as i32;
+            v.push((s * s) as f32 * 2f32.powi(2 * (g.below(120) as i32) - 120));
+        }
+        Ok(vec![from_f32(&v, &[v.len()], dev)?])
+    };
+    same(80, |g, dev| mk(g, dev)?[0].unary(UnaryOp::Sqrt))?;
+    check("rsqrt", 81, mk, |t| t[0].unary(UnaryOp::Rsqrt))
 }
 
 #[test]

@@ -129,7 +129,7 @@ const VARIANCE: Tolerance = Tolerance::Relative {
     rel: 2.44140625e-4,
     reason: "two passes: the mean's error cancels to first order (Σ(x − m) = 0), each squared deviation is within \
              3u, and a sum of n ≤ 4096 positive terms within γ(n): 2⁻¹² relatively; std halves it and adds sqrt's \
-             5 ulp (Vulkan)",
+             rounding (vkml's, correctly rounded)",
 };
 const MATMUL: Tolerance = Tolerance::Backward {
     gpu_ftz: true,
