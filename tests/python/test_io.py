@@ -5,6 +5,7 @@ save that keeps the previous file, and a failed load_state_dict that changes not
 import signal
 
 import pytest
+import torch
 import vkml
 
 
@@ -94,7 +95,7 @@ def test_deeply_nested_pickles_are_refused_not_a_stack_overflow(tmp_path):
 
 def test_memo_references_that_multiply_are_refused(tmp_path):
     """A "billion laughs" pickle: each level lists the previous one ten times through memo references (10⁹ values
-    from 500 bytes), which the reader copies where pickle shares them."""
+    from 500 bytes), which a tree of values would have to copy where pickle shares them."""
     code = bytearray(b"}K\x00]q\x00s")  # {0: [], 1: [memo 0] * 10, 2: [memo 1] * 10, ...}
     for level in range(1, 10):
         code += b"K" + bytes([level]) + b"](" + bytes([ord("h"), level - 1]) * 10 + b"eq" + bytes([level]) + b"s"
@@ -106,6 +107,23 @@ def test_memo_references_that_multiply_are_refused(tmp_path):
     small = _as_w(b"](](K\x01K\x02eq\x00" + b"h\x00" * 19 + b"e")
     got = vkml.load(_torch_zip(tmp_path / "small.pt", [("archive/data.pkl", small)]))["w"]
     assert got == [[1, 2]] * 20
+
+
+def test_containers_shared_before_they_are_filled_load_whole(tmp_path):
+    """pickle memoises a list or dict when it is created, then fills it: a second reference is the same object,
+    full. The reader copied the memo at creation, so the second reference loaded empty (a wrong answer)."""
+    shared, params = [1, 2, 3], {"x": torch.arange(3.0)}
+    torch.save({"a": shared, "b": shared, "c": params, "e": params, "f": [shared, [shared]]}, tmp_path / "s.pt")
+    got = vkml.load(tmp_path / "s.pt")
+    assert got["a"] == got["b"] == [1, 2, 3] and got["f"] == [[1, 2, 3], [[1, 2, 3]]]
+    assert got["c"]["x"].tolist() == got["e"]["x"].tolist() == [0.0, 1.0, 2.0]
+
+
+def test_a_list_that_holds_itself_is_refused(tmp_path):
+    """l = []; l.append(l): pickle shares the list with itself, which no tree of values can hold."""
+    cyclic = _as_w(b"]q\x00h\x00a")
+    with pytest.raises(OSError, match="contain themselves"):
+        vkml.load(_torch_zip(tmp_path / "cycle.pt", [("archive/data.pkl", cyclic)]))
 
 
 def test_zip_entries_that_share_one_payload_are_refused(tmp_path):

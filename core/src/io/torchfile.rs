@@ -2,9 +2,11 @@
 //! without running pickle code. The pickle is interpreted by a small machine that knows only plain containers,
 //! numbers, strings, tensor-rebuild records and storages; any other callable (os.system, eval, …) is refused by
 //! name before anything is called. Zip entries must be stored uncompressed, as torch writes them, and side by
-//! side, so a compressed entry or entries sharing one payload (zip bombs) are refused too. The machine bounds what a
-//! small file can make it build: containers nest at most [`MAX_DEPTH`] deep, and memo references (which copy what
-//! pickle would share) may not build more than [`MAX_COPIED`] values beyond those the file spells out.
+//! side, so a compressed entry or entries sharing one payload (zip bombs) are refused too. Containers are shared
+//! as pickle shares them (a memo entry is the object itself, so what is appended after it was memoised shows through
+//! every reference) and copied only into the [`Value`] returned, which bounds what a small file can make: containers
+//! nest at most [`MAX_DEPTH`] deep (a container holding itself never ends, so it is refused there), and shared
+//! values may not add more than [`MAX_COPIED`] values to those the file spells out ("billion laughs").
 
 use std::collections::HashMap;
 use std::io::{Cursor, Read};
@@ -48,8 +50,8 @@ pub enum Global {
 /// How deep containers may nest (torch's checkpoints nest a few levels; Python's own recursion limit is 1,000).
 pub const MAX_DEPTH: usize = 1000;
 
-/// How many values memo references may copy in all (a state_dict's references name tensors and strings, one value
-/// each); past it the file is refused rather than expanded ("billion laughs").
+/// How many values the copies of shared values may add in all (a state_dict's shared values are tensors and strings,
+/// one value each); past it the file is refused rather than expanded ("billion laughs").
 pub const MAX_COPIED: usize = 1 << 20;
 
 fn bad(msg: impl Into<String>) -> Error {
@@ -117,47 +119,37 @@ fn entries(bytes: &[u8]) -> Result<(HashMap<String, Vec<u8>>, String)> {
 pub fn load_torch(bytes: &[u8], device: DeviceId) -> Result<Value> {
     let (files, pickle) = entries(bytes)?;
     let prefix = pickle.trim_end_matches("data.pkl").to_string();
-    let mut m = Machine { code: &files[&pickle], at: 0, stack: Vec::new(), memo: HashMap::new(), copied: 0 };
+    let code = &files[&pickle];
+    let mut m = Machine { code, at: 0, stack: Vec::new(), memo: HashMap::new(), nodes: Vec::new(), left: 0 };
+    m.left = code.len().saturating_add(MAX_COPIED);
     m.run(&|key: &str| files.get(&format!("{prefix}data/{key}")).cloned(), device)
 }
 
-/// A value on the machine's stack or in its memo, with how deeply its containers nest and how many values it holds
-/// (both kept as it is built, so that no walk over a hostile value is needed).
+/// A value on the machine's stack or in its memo: a plain value, or one of the machine's containers, which every
+/// reference shares.
 #[derive(Clone)]
-struct Held {
-    value: Value,
-    depth: usize,
-    size: usize,
+enum Item {
+    Leaf(Value),
+    Node(usize),
 }
 
-impl Held {
-    fn leaf(value: Value) -> Held {
-        Held { value, depth: 0, size: 1 }
-    }
-
-    /// A container of `items`, one level deeper than the deepest.
-    fn of(items: Vec<Held>, make: fn(Vec<Value>) -> Value) -> Result<Held> {
-        let depth = 1 + items.iter().map(|h| h.depth).max().unwrap_or(0);
-        let size = items.iter().fold(1usize, |n, h| n.saturating_add(h.size));
-        check_depth(depth)?;
-        Ok(Held { value: make(items.into_iter().map(|h| h.value).collect()), depth, size })
-    }
-}
-
-fn check_depth(depth: usize) -> Result<()> {
-    if depth > MAX_DEPTH {
-        return Err(bad(format!("containers nest deeper than {MAX_DEPTH} levels")));
-    }
-    Ok(())
+/// A container as the machine builds it; its items may be other containers, by index (no container owns another,
+/// so none is dropped by recursion however deep a hostile file nests them).
+enum Node {
+    List(Vec<Item>),
+    Tuple(Vec<Item>),
+    Dict(Vec<(Item, Item)>),
 }
 
 struct Machine<'a> {
     code: &'a [u8],
     at: usize,
-    stack: Vec<Held>,
-    memo: HashMap<u32, Held>,
-    /// Values built by memo references so far (bounded by MAX_COPIED).
-    copied: usize,
+    stack: Vec<Item>,
+    memo: HashMap<u32, Item>,
+    nodes: Vec<Node>,
+    /// How many more values the copies into `Value`s may make: the pickle's length (each value the file spells costs
+    /// a byte at least) plus MAX_COPIED.
+    left: usize,
 }
 
 impl Machine<'_> {
@@ -191,38 +183,47 @@ impl Machine<'_> {
     }
 
     fn push(&mut self, value: Value) {
-        self.stack.push(Held::leaf(value));
+        self.stack.push(Item::Leaf(value));
     }
 
-    fn pop(&mut self) -> Result<Held> {
+    fn node(&mut self, node: Node) {
+        self.nodes.push(node);
+        self.stack.push(Item::Node(self.nodes.len() - 1));
+    }
+
+    fn pop(&mut self) -> Result<Item> {
         self.stack.pop().ok_or_else(|| bad("stack underflow"))
     }
 
-    fn pop_mark(&mut self) -> Result<Vec<Held>> {
-        let at = self.stack.iter().rposition(|h| matches!(h.value, Value::Mark)).ok_or_else(|| bad("no MARK"))?;
+    /// The top of the stack as a plain value (a copy, counted against `left`).
+    fn pop_value(&mut self) -> Result<Value> {
+        let item = self.pop()?;
+        self.value(&item, 0)
+    }
+
+    fn pop_mark(&mut self) -> Result<Vec<Item>> {
+        let at = self.stack.iter().rposition(|h| matches!(h, Item::Leaf(Value::Mark))).ok_or_else(|| bad("no MARK"))?;
         let items = self.stack.split_off(at + 1);
         self.stack.pop();
         Ok(items)
     }
 
     /// Add `items` to the container on top of the stack: a list takes them, a dict takes them as key, value pairs.
-    fn extend_top(&mut self, items: Vec<Held>, dict: bool) -> Result<()> {
-        let top = self.stack.last_mut().ok_or_else(|| bad("stack underflow"))?;
-        let depth = items.iter().map(|h| h.depth + 1).fold(top.depth, usize::max);
-        let size = items.iter().fold(top.size, |n, h| n.saturating_add(h.size));
-        check_depth(depth)?;
-        (top.depth, top.size) = (depth, size);
-        match (&mut top.value, dict) {
-            (Value::Dict(d), true) => {
+    fn extend_top(&mut self, items: Vec<Item>, dict: bool) -> Result<()> {
+        let Some(&Item::Node(top)) = self.stack.last() else {
+            return Err(bad(if dict { "SETITEM on a non-dict" } else { "APPEND to a non-list" }));
+        };
+        match (&mut self.nodes[top], dict) {
+            (Node::Dict(d), true) => {
                 if !items.len().is_multiple_of(2) {
                     return Err(bad("SETITEMS with an odd number of items"));
                 }
                 let mut it = items.into_iter();
                 while let (Some(k), Some(v)) = (it.next(), it.next()) {
-                    d.push((k.value, v.value));
+                    d.push((k, v));
                 }
             }
-            (Value::List(l), false) => l.extend(items.into_iter().map(|h| h.value)),
+            (Node::List(l), false) => l.extend(items),
             (_, true) => return Err(bad("SETITEM on a non-dict")),
             (_, false) => return Err(bad("APPEND to a non-list")),
         }
@@ -235,15 +236,43 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// A memo reference: pickle shares the object, this machine copies it, so the copies are counted.
+    /// A memo reference: the object itself, as pickle shares it (a container stays one container).
     fn memo_get(&mut self, k: u32) -> Result<()> {
         let v = self.memo.get(&k).cloned().ok_or_else(|| bad(format!("memo {k} is not set")))?;
-        self.copied = self.copied.saturating_add(v.size);
-        if self.copied > MAX_COPIED {
-            return Err(bad(format!("its memo references copy more than {MAX_COPIED} values (a pickle bomb)")));
-        }
         self.stack.push(v);
         Ok(())
+    }
+
+    /// `item` as a plain value at nesting `depth`: shared containers are copied here, within MAX_DEPTH levels and
+    /// the values `left`.
+    fn value(&mut self, item: &Item, depth: usize) -> Result<Value> {
+        if depth > MAX_DEPTH {
+            return Err(bad(format!("containers nest deeper than {MAX_DEPTH} levels (or contain themselves)")));
+        }
+        self.left = self.left.checked_sub(1).ok_or_else(|| {
+            bad(format!("its shared values copy into more than {MAX_COPIED} values beyond the file's (a pickle bomb)"))
+        })?;
+        let i = match item {
+            Item::Leaf(v) => return Ok(v.clone()),
+            Item::Node(i) => *i,
+        };
+        // The items are cloned first (as many as the copy makes, within `left`): a container that holds itself
+        // recurses until MAX_DEPTH refuses it.
+        match &self.nodes[i] {
+            Node::List(items) => {
+                let items = items.clone();
+                items.iter().map(|x| self.value(x, depth + 1)).collect::<Result<_>>().map(Value::List)
+            }
+            Node::Tuple(items) => {
+                let items = items.clone();
+                items.iter().map(|x| self.value(x, depth + 1)).collect::<Result<_>>().map(Value::Tuple)
+            }
+            Node::Dict(pairs) => {
+                let pairs = pairs.clone();
+                let copy = |(k, v): &(Item, Item)| Ok((self.value(k, depth + 1)?, self.value(v, depth + 1)?));
+                pairs.iter().map(copy).collect::<Result<_>>().map(Value::Dict)
+            }
+        }
     }
 
     fn run(&mut self, storage: &dyn Fn(&str) -> Option<Vec<u8>>, device: DeviceId) -> Result<Value> {
@@ -256,9 +285,9 @@ impl Machine<'_> {
                 0x95 => {
                     self.take(8)?; // FRAME
                 }
-                b'}' => self.stack.push(Held::of(Vec::new(), |_| Value::Dict(Vec::new()))?),
-                b']' => self.stack.push(Held::of(Vec::new(), Value::List)?),
-                b')' => self.stack.push(Held::of(Vec::new(), Value::Tuple)?),
+                b'}' => self.node(Node::Dict(Vec::new())),
+                b']' => self.node(Node::List(Vec::new())),
+                b')' => self.node(Node::Tuple(Vec::new())),
                 b'(' => self.push(Value::Mark),
                 b'N' => self.push(Value::None),
                 0x88 => self.push(Value::Bool(true)),
@@ -321,7 +350,7 @@ impl Machine<'_> {
                 }
                 b't' => {
                     let items = self.pop_mark()?;
-                    self.stack.push(Held::of(items, Value::Tuple)?);
+                    self.node(Node::Tuple(items));
                 }
                 0x85..=0x87 => {
                     let n = (op - 0x84) as usize;
@@ -329,7 +358,7 @@ impl Machine<'_> {
                         return Err(bad("stack underflow"));
                     }
                     let items = self.stack.split_off(self.stack.len() - n);
-                    self.stack.push(Held::of(items, Value::Tuple)?);
+                    self.node(Node::Tuple(items));
                 }
                 b's' => {
                     let v = self.pop()?;
@@ -354,31 +383,36 @@ impl Machine<'_> {
                     self.push(Value::Global(global(&module, &name)?));
                 }
                 0x93 => {
-                    let (Value::Str(name), Value::Str(module)) = (self.pop()?.value, self.pop()?.value) else {
+                    let (Value::Str(name), Value::Str(module)) = (self.pop_value()?, self.pop_value()?) else {
                         return Err(bad("STACK_GLOBAL needs two strings"));
                     };
                     self.push(Value::Global(global(&module, &name)?));
                 }
                 b'Q' => {
-                    let pid = self.pop()?.value;
+                    let pid = self.pop_value()?;
                     let v = persistent(pid, storage)?;
                     self.push(v);
                 }
                 b'R' => {
-                    let args = self.pop()?.value;
-                    let f = self.pop()?.value;
-                    let v = reduce(f, args, device)?;
-                    self.push(v);
+                    let args = self.pop_value()?;
+                    let f = self.pop_value()?;
+                    match reduce(f, args, device)? {
+                        // An OrderedDict: a container its SETITEMS fill.
+                        Value::Dict(_) => self.node(Node::Dict(Vec::new())),
+                        v => self.push(v),
+                    }
                 }
                 b'b' => {
                     // BUILD sets attributes of the object below it: for a state_dict that is torch's `_metadata`
                     // (layer versions), plain data built by the ops above. Nothing is called; the state is dropped.
-                    match self.pop()?.value {
-                        Value::None | Value::Dict(_) | Value::Tuple(_) => {}
+                    let state = self.pop()?;
+                    match state {
+                        Item::Leaf(Value::None) => {}
+                        Item::Node(i) if matches!(self.nodes[i], Node::Dict(_) | Node::Tuple(_)) => {}
                         _ => return Err(bad("BUILD with a state that is not plain data")),
                     }
                 }
-                b'.' => return Ok(self.pop()?.value),
+                b'.' => return self.pop_value(),
                 other => return Err(bad(format!("pickle opcode 0x{other:02x} is not part of a tensor checkpoint"))),
             }
         }
