@@ -43,7 +43,7 @@ impl Tensor {
         }
         let value = value.to_device(self.device())?.to_dtype(self.dtype())?.expand(self.shape())?;
         let base_node = self.storage().node();
-        if self.view == View::contiguous(&base_node.shape) {
+        if self.view.is_contiguous_of(&base_node.shape) {
             // The whole storage is rewritten: its new version is the value itself (nodes are immutable, so two
             // storages may share one), with no copy of the old version.
             let v = value.contiguous()?;

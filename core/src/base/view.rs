@@ -79,6 +79,21 @@ impl View {
         View { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 }
     }
 
+    /// Whether this is `View::contiguous(shape)` itself (compared without building it: the planner asks per op).
+    pub fn is_contiguous_of(&self, shape: &[usize]) -> bool {
+        if self.offset != 0 || self.shape != shape {
+            return false;
+        }
+        let mut acc = 1isize;
+        for (&d, &st) in shape.iter().zip(&self.strides).rev() {
+            if st != acc {
+                return false;
+            }
+            acc = acc.saturating_mul(isize::try_from(d.max(1)).unwrap_or(isize::MAX));
+        }
+        true
+    }
+
     pub fn ndim(&self) -> usize {
         self.shape.len()
     }

@@ -2,12 +2,11 @@
 //! holds, runs as one `Op::Fused` kernel. Each step of the program computes what its primitive computes, so fused
 //! and unfused runs give the same bytes; `VKML_FUSION=0` turns fusion off.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::{Arc, OnceLock};
 
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
-use crate::base::view::View;
 use crate::graph::node::{Node, Src};
 use crate::graph::op::{fits, BinaryOp, Op, Step, UnaryOp};
 
@@ -27,7 +26,6 @@ pub fn enabled() -> bool {
 }
 
 /// A program under construction: sources not (yet) inlined are leaves.
-#[derive(Clone)]
 enum Tree {
     Leaf(Src),
     Const(f32),
@@ -67,7 +65,7 @@ impl Graph {
         // Holders counted before anything here clones a node: `order`, and each pending consumer's source edge.
         let counts: HashMap<u64, usize> = order.iter().map(|n| (n.id, Arc::strong_count(n))).collect();
         let srcs: HashMap<u64, Vec<Src>> = order.iter().map(|n| (n.id, n.srcs())).collect();
-        let mut uses: HashMap<u64, usize> = HashMap::new();
+        let mut uses: HashMap<u64, usize> = HashMap::default();
         for s in srcs.values().flatten() {
             *uses.entry(s.node.id).or_default() += 1;
         }
@@ -102,7 +100,7 @@ impl Graph {
 
     /// Whether the program may compute `src` itself: a private elementwise node read whole, element for element.
     fn inlinable(&self, src: &Src) -> bool {
-        self.private.contains(&src.node.id) && src.view == View::contiguous(&src.node.shape)
+        self.private.contains(&src.node.id) && src.view.is_contiguous_of(&src.node.shape)
     }
 }
 
@@ -138,14 +136,15 @@ impl Tree {
         }
     }
 
-    /// The postfix program and its inputs (a source read twice through one view is one input).
-    fn emit(&self, steps: &mut Vec<Step>, inputs: &mut Vec<Src>) -> Option<()> {
+    /// The postfix program and its inputs (a source read twice through one view is one input), borrowed: a
+    /// candidate is checked without copying a source.
+    fn emit<'a>(&'a self, steps: &mut Vec<Step>, inputs: &mut Vec<&'a Src>) -> Option<()> {
         match self {
             Tree::Leaf(s) => {
                 let k = match inputs.iter().position(|i| i.node.id == s.node.id && i.view == s.view) {
                     Some(k) => k,
                     None => {
-                        inputs.push(s.clone());
+                        inputs.push(s);
                         inputs.len() - 1
                     }
                 };
@@ -165,11 +164,17 @@ impl Tree {
         Some(())
     }
 
+    /// Whether the program fits the fused kernel. The kernel reads its output's shape and device from its first
+    /// input, so it needs one.
+    fn fits(&self) -> bool {
+        let (mut steps, mut inputs) = (Vec::new(), Vec::new());
+        self.emit(&mut steps, &mut inputs).is_some() && !inputs.is_empty() && fits(&steps)
+    }
+
     fn program(&self) -> Option<(Vec<Step>, Vec<Src>)> {
         let (mut steps, mut inputs) = (Vec::new(), Vec::new());
         self.emit(&mut steps, &mut inputs)?;
-        // The kernel reads its output's shape and device from its first input.
-        (!inputs.is_empty() && fits(&steps)).then_some((steps, inputs))
+        (!inputs.is_empty() && fits(&steps)).then(|| (steps, inputs.into_iter().cloned().collect()))
     }
 }
 
@@ -184,21 +189,25 @@ pub fn plan(order: &[Arc<Node>], roots: &[Arc<Node>]) -> Fusion {
         }
         let Some(mut tree) = graph.shallow(node) else { continue };
         let mut members = graph.constants_of(node.id);
-        let mut tried: HashSet<u64> = HashSet::new();
+        let mut tried: HashSet<u64> = HashSet::default();
         loop {
             let mut leaves = Vec::new();
             tree.leaves(&mut Vec::new(), &mut leaves);
-            let next = leaves.into_iter().find_map(|(path, src)| {
-                if tried.contains(&src.node.id) || !graph.inlinable(&src) {
-                    return None;
+            // The first leaf whose node, put in its place, still fits (tried in place and put back if not).
+            let next = leaves.into_iter().find(|(path, src)| {
+                if tried.contains(&src.node.id) || !graph.inlinable(src) {
+                    return false;
                 }
                 tried.insert(src.node.id);
-                let mut grown = tree.clone();
-                *grown.at(&path) = graph.shallow(&src.node)?;
-                grown.program().map(|_| (grown, src))
+                let Some(grown) = graph.shallow(&src.node) else { return false };
+                let leaf = std::mem::replace(tree.at(path), grown);
+                let fits = tree.fits();
+                if !fits {
+                    *tree.at(path) = leaf;
+                }
+                fits
             });
-            let Some((grown, src)) = next else { break };
-            tree = grown;
+            let Some((_, src)) = next else { break };
             members.push(src.node.id);
             members.extend(graph.constants_of(src.node.id));
         }

@@ -4,7 +4,7 @@
 pub mod fuse;
 pub mod run;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;
 
 use crate::graph::node::Node;
@@ -14,7 +14,7 @@ use crate::graph::op::Op;
 /// so deep graphs cannot overflow the stack). Realized nodes are leaves and are not listed.
 pub fn schedule(roots: &[Arc<Node>]) -> Vec<Arc<Node>> {
     let mut order = Vec::new();
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen: HashSet<u64> = HashSet::default();
     // (node, sources pushed?) pairs.
     let mut stack: Vec<(Arc<Node>, bool)> = roots.iter().rev().map(|n| (n.clone(), false)).collect();
     while let Some((node, expanded)) = stack.pop() {

@@ -2,11 +2,13 @@
 //! (one submission each), and nodes are marked realized once their batch succeeded. Also eager mode and the
 //! pending-graph threshold that decide when the tensor layer asks for a run.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::schedule;
 use crate::backend::{profile, Arg, Kernel};
@@ -67,7 +69,7 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
         let mut fusion = if super::fuse::enabled() { super::fuse::plan(&order, &roots) } else { Default::default() };
         // Buffers of nodes realized by this call; nodes are marked realized only once their device's batch succeeded,
         // so a failed batch never leaves garbage behind.
-        let mut done: HashMap<u64, Buffer> = HashMap::new();
+        let mut done: HashMap<u64, Buffer> = HashMap::default();
         let mut batches: BTreeMap<DeviceId, Vec<(Arc<Node>, Kernel)>> = BTreeMap::new();
         for node in order {
             if fusion.inlined.contains(&node.id) {

@@ -2,7 +2,6 @@
 //! bounds need no device round trip, which a browser could not wait for), else read back.
 
 use crate::base::dtype::DType;
-use crate::base::view::View;
 use crate::graph::node::Node;
 use crate::graph::op::Op;
 use crate::tensor::realize::read_bytes;
@@ -40,7 +39,7 @@ fn host_ints(node: &Node) -> Option<Vec<i64>> {
             let src = node.srcs().into_iter().next()?;
             // A cast keeps integer values only when it widens to int64 (a float source has no host integers).
             let exact = matches!(node.op, Op::Transfer) || node.dtype == DType::I64;
-            (exact && src.view == View::contiguous(&src.node.shape)).then(|| host_ints(&src.node)).flatten()
+            (exact && src.view.is_contiguous_of(&src.node.shape)).then(|| host_ints(&src.node)).flatten()
         }
         _ => None,
     }

@@ -2,7 +2,6 @@
 //! back in NumPy layout.
 
 use crate::base::buffer::DeviceId;
-use crate::base::view::View;
 use crate::dispatch;
 pub use crate::plan::run::{is_eager, set_eager, synchronize};
 use crate::plan::run::{read_node_async, realize_nodes};
@@ -30,7 +29,7 @@ pub fn read_bytes(t: &Tensor) -> Result<Vec<u8>> {
 pub async fn read_bytes_async(t: &Tensor) -> Result<Vec<u8>> {
     let node = t.node();
     let item = t.dtype().itemsize();
-    if t.view == View::contiguous(&node.shape) {
+    if t.view.is_contiguous_of(&node.shape) {
         return read_node_async(&node).await;
     }
     if t.numel() == 0 {
