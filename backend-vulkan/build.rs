@@ -188,13 +188,15 @@ fn main() {
         .map(|f| format!("    (\"{f}\", include_str!(concat!(env!(\"OUT_DIR\"), \"/{f}.wgsl\"))),\n"))
         .collect();
     let mut rs = format!("/// Every kernel family and its WGSL.\npub const FAMILIES: &[(&str, &str)] = &[\n{list}];\n");
-    // The binary ops binary_flat.wgsl has a `case` for, so binary.rs sends it those and no others.
-    match fs::read_to_string(dir.join("binary_flat.wgsl")) {
-        Ok(body) => rs.push_str(&format!(
-            "/// The binary ops shaders/binary_flat.wgsl computes.\npub const BINARY_FLAT_OPS: &[&str] = &{:?};\n",
-            named(&body, BINARY, true)
-        )),
-        Err(e) => failures.push(format!("binary_flat.wgsl: {e}")),
+    // The ops each flat family has a `case` for, so binary.rs and unary.rs send it those and no others.
+    for (family, ops, list) in [("binary_flat", BINARY, "BINARY_FLAT_OPS"), ("unary_flat", UNARY, "UNARY_FLAT_OPS")] {
+        match fs::read_to_string(dir.join(format!("{family}.wgsl"))) {
+            Ok(body) => rs.push_str(&format!(
+                "/// The ops shaders/{family}.wgsl computes.\npub const {list}: &[&str] = &{:?};\n",
+                named(&body, ops, true)
+            )),
+            Err(e) => failures.push(format!("{family}.wgsl: {e}")),
+        }
     }
     for (name, text) in [("families.rs", rs.as_str()), ("ops.wgsl.in", constants.as_str())] {
         if let Err(e) = fs::write(out.join(name), text) {

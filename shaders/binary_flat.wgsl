@@ -4,10 +4,10 @@
 // functions), with only these ops compiled in, so that the kernel stays small. extra.x and extra.y say whether a
 // and b are a broadcast value (1) or contiguous (0); offset.x and offset.y are their first elements.
 // @uses arith
+// @driver vectors
 
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
-@group(0) @binding(9) var<storage, read_write> out: array<vec4<u32>>;
 
 fn op_f(xb: u32, yb: u32) -> u32 {
     switch info.op {
@@ -34,26 +34,9 @@ fn b_vec(v: u32) -> vec4<u32> {
     return b[info.offset.y / 4u + v];
 }
 
-// Output vector v; the last one may be partial (the output buffer is padded to 16 bytes, and its lanes past n are
-// never read).
+// Output vector v.
 fn vector(v: u32) {
     let x = a_vec(v);
     let y = b_vec(v);
     out[v] = vec4<u32>(op_f(x.x, y.x), op_f(x.y, y.y), op_f(x.z, y.z), op_f(x.w, y.w));
-}
-
-// Each invocation computes SLOTS vectors, WG apart, so that each round's accesses stay contiguous across the
-// workgroup (launch.rs `driver_grid` sizes the grid for four elements a slot).
-const SLOTS: u32 = 4u;
-
-@compute @workgroup_size(128)
-fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
-    let vecs = (info.n + 3u) / 4u;
-    let first = group_index(grid) * SLOTS * WG + lid;
-    for (var j = 0u; j < SLOTS; j = j + 1u) {
-        let v = first + j * WG;
-        if (v < vecs) {
-            vector(v);
-        }
-    }
 }

@@ -66,13 +66,12 @@ GENERATED = "ops.wgsl.in"
 # are named after the family they check (tests/tests/mutation_kill_*.rs), so the prefix finds them.
 FAMILY_TESTS = {
     "create": ["create_", "random_bits"],
-    "unary": ["unary_"],
     "where": ["where_"],
     "fused": ["fused_", "planner_fusion"],
     "cast": ["cast_", "where_cast", "narrowing"],
     "movement": ["movement_", "where_cast_and_copies", "inplace_writes"],
     # the vector kernels (`_flat`) run their parents' tests
-    **{f"{f}{s}": [f"{f}_"] for f in ("binary", "softmax") for s in ("", "_flat")},
+    **{f"{f}{s}": [f"{f}_"] for f in ("unary", "binary", "softmax") for s in ("", "_flat")},
     **{f"reduce{s}": ["reduc"] for s in ("", "_flat")},
     **{f"matmul{p}": ["matmul_"] for p in ("", "_gemv", "_small", "_splitk", "_tiled", "_wide", "_coop")},
     "index": ["gather_", "scatter_"],

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-// FAMILIES (every kernel family and its WGSL, listed by build.rs from the files in shaders/) and BINARY_FLAT_OPS.
+// FAMILIES (every kernel family and its WGSL, listed by build.rs from the files in shaders/), BINARY_FLAT_OPS and
+// UNARY_FLAT_OPS.
 include!(concat!(env!("OUT_DIR"), "/families.rs"));
 
 /// Runs of a fused program on the generic kernel before it gets a kernel of its own: most programs of a test or a

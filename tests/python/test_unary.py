@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import vkml
-from helpers import case, check_op, each, matrix
+from helpers import case, check_op, check_pipeline, each, matrix
 
 # Every unary primitive of the op table (one row each in vkml_ops, which also says where its ordinary inputs lie),
 # then the unary composites.
@@ -135,7 +135,33 @@ CASES = [
     case("tanh", [(6, 5)], lambda x: x.t().tanh()),  # a transposed view
     case("erf", [(6, 5)], lambda x: x.erf(), dtype="int64"),  # integers compute in float32
     case("sinc", [np.array([*SPECIALS, 1e-4, 9.9e-5, 0.625, 1e7 + 1, 3e38], np.float32)], lambda x: x.sinc()),
+    # float32 neg, abs, exp, log, sqrt, rsqrt and tanh of a contiguous input, four at a time on a GPU
+    # (shaders/unary_flat.wgsl): a partial last vector, views from aligned and unaligned rows, the special values.
+    case("sqrt", [(3, 7)], lambda x: x.sqrt(), domain="positive"),
+    case("rsqrt", [(5, 8)], lambda x: x[1:].rsqrt(), domain="positive"),
+    case("exp", [(5, 9)], lambda x: x[1:].exp()),
+    case("log", [(5, 8)], lambda x: x[2:].log(), domain="positive"),
+    case("tanh", [(1001,)], lambda x: x.tanh(), domain="wide"),
+    *[case(op, [np.array(SPECIALS, np.float32)], lambda x, op=op: getattr(x, op)()) for op in ("neg", "abs", "exp")],
 ]
 
 
 test_case = each(CASES)
+
+
+@pytest.mark.parametrize(
+    ("fn", "op", "pipeline"),
+    [
+        (lambda x: x.sqrt(), "sqrt", "unary_flat"),
+        (lambda x: x[1:].tanh(), "tanh", "unary_flat"),
+        (lambda x: x[:, 1:].exp(), "exp", "unary"),
+        (lambda x: x[0, 1:].log(), "log", "unary"),
+        (lambda x: x.sin(), "sin", "unary"),
+        (lambda x: x.half().neg(), "neg", "unary"),
+    ],
+)
+def test_contiguous_float32_inputs_take_the_vector_kernel(fn, op, pipeline, device):
+    """The cases above reach the kernel they are meant for on a GPU, the floor included; the CPU has one."""
+    x = vkml.tensor(np.arange(40, dtype=np.float32).reshape(5, 8) + 1, device=device)
+    vkml.realize(x)
+    check_pipeline(device, lambda: fn(x).numpy(), op, pipeline)

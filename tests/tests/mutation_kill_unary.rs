@@ -73,6 +73,23 @@ fn unary_sqrt_is_correctly_rounded() -> Result<()> {
 }
 
 #[test]
+fn unary_flat_views_from_aligned_and_unaligned_elements() -> Result<()> {
+    // The vector kernel (shaders/unary_flat.wgsl) takes a float32 input read whole from a multiple of four elements,
+    // a partial last vector included; from an odd element the generic kernel runs. Both against the oracle.
+    let mk = |_: &mut Gen, dev: DeviceId| -> Result<Vec<vkml_core::api::Tensor>> {
+        let v = grid();
+        Ok(vec![from_f32(&v, &[v.len()], dev)?])
+    };
+    for op in [UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Exp, UnaryOp::Log, UnaryOp::Sqrt, UnaryOp::Rsqrt, UnaryOp::Tanh] {
+        for start in [4, 3] {
+            let len = grid().len() as i64 - start - 2;
+            check(Op::Unary(op).name(), 5, mk, |t| t[0].narrow(0, start, len)?.unary(op))?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
 fn unary_16bit_odd_lengths() -> Result<()> {
     // Exact ops only: the packed two-per-word store, and the lone last element of an odd length.
     let exact =
