@@ -1,8 +1,8 @@
-"""The benchmark suite beside PyTorch in the same run: matmul (f32, f16), add, a 5-op elementwise chain, a full sum,
-softmax over rows, a small CNN's Adam step, MLP train steps, the host cost of one op and of 1,000 in-place adds, each
-as vkml throughput against torch's (CUDA where present, else the CPU). Wall clock around N iterations ended by each
-library's synchronize, no read-back; every iteration gets other inputs (two sets, alternated), so no result can be
-reused. Writes JSON and a markdown table.
+"""The benchmark suite beside PyTorch in the same run: matmul (f32, f16), add, exp, sqrt of |x|, a 5-op elementwise
+chain, a full sum, softmax over rows, a small CNN's Adam step, MLP train steps, the host cost of one op and of 1,000
+in-place adds, each as vkml throughput against torch's (CUDA where present, else the CPU). Wall clock around N
+iterations ended by each library's synchronize, no read-back; every iteration gets other inputs (two sets,
+alternated), so no result can be reused. Writes JSON and a markdown table.
 
 Run: `PYTHONPATH=.pyinstall python bench/suite.py [--size small|full] [--device vulkan:0] [--out DIR]
 [--only CNN,sum] [--cnn-batch 64]` after `bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements,
@@ -98,6 +98,9 @@ def kernel_cases(size, wanted=lambda name: True):
             yield "f16 matmul", "TFLOP/s", 2 * n**3, (ah, bh), lambda x, y: x @ y
     elementwise = [
         ("add", 3, lambda p, q: p + q),
+        # Unary kernels: exp, and sqrt of |x| (standard normal inputs) through one fused kernel the suite times too.
+        ("exp", 2, lambda p: p.exp()),
+        ("sqrt of |x|", 2, lambda p: p.abs().sqrt()),
         # Issue #19's chain: five ops over the add's operands; fused it would move what the add moves.
         ("5-op chain", 3, lambda p, q: ((p * q + 1).relu() - q).exp()),
         ("sum of all", 1, lambda p: p.sum()),
