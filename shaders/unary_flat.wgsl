@@ -1,8 +1,7 @@
 // neg, abs, exp, log, sqrt, rsqrt and tanh of a float32 input contiguous from a multiple of four elements
 // (backend-vulkan/src/unary.rs chooses it): four elements at a time as aligned vec4s, each computed by unary.wgsl's
-// own unary_f, with only these ops compiled in, so that the kernel stays small (the generic one, every op and every
-// layout behind one switch, ran sqrt at a seventh of the memory's speed on an H100). offset.x is the input's first
-// element.
+// own unary_f, with only these ops compiled in, so that the kernel stays small (the generic one holds every op and
+// every layout behind one switch). offset.x is the input's first element.
 // @uses special
 // @uses arith
 // @uses unary_ops

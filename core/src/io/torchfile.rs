@@ -120,8 +120,8 @@ pub fn load_torch(bytes: &[u8], device: DeviceId) -> Result<Value> {
     let (files, pickle) = entries(bytes)?;
     let prefix = pickle.trim_end_matches("data.pkl").to_string();
     let code = &files[&pickle];
-    let mut m = Machine { code, at: 0, stack: Vec::new(), memo: HashMap::new(), nodes: Vec::new(), left: 0 };
-    m.left = code.len().saturating_add(MAX_COPIED);
+    let left = code.len().saturating_add(MAX_COPIED);
+    let mut m = Machine { code, at: 0, stack: Vec::new(), memo: HashMap::new(), nodes: Vec::new(), left };
     m.run(&|key: &str| files.get(&format!("{prefix}data/{key}")).cloned(), device)
 }
 

@@ -164,17 +164,16 @@ impl Tree {
         Some(())
     }
 
-    /// Whether the program fits the fused kernel. The kernel reads its output's shape and device from its first
-    /// input, so it needs one.
-    fn fits(&self) -> bool {
+    /// The postfix program and its borrowed inputs, where they fit the fused kernel (which reads its output's shape
+    /// and device from its first input, so it needs one).
+    fn emitted(&self) -> Option<(Vec<Step>, Vec<&Src>)> {
         let (mut steps, mut inputs) = (Vec::new(), Vec::new());
-        self.emit(&mut steps, &mut inputs).is_some() && !inputs.is_empty() && fits(&steps)
+        self.emit(&mut steps, &mut inputs)?;
+        (!inputs.is_empty() && fits(&steps)).then_some((steps, inputs))
     }
 
     fn program(&self) -> Option<(Vec<Step>, Vec<Src>)> {
-        let (mut steps, mut inputs) = (Vec::new(), Vec::new());
-        self.emit(&mut steps, &mut inputs)?;
-        (!inputs.is_empty() && fits(&steps)).then(|| (steps, inputs.into_iter().cloned().collect()))
+        self.emitted().map(|(steps, inputs)| (steps, inputs.into_iter().cloned().collect()))
     }
 }
 
@@ -201,7 +200,7 @@ pub fn plan(order: &[Arc<Node>], roots: &[Arc<Node>]) -> Fusion {
                 tried.insert(src.node.id);
                 let Some(grown) = graph.shallow(&src.node) else { return false };
                 let leaf = std::mem::replace(tree.at(path), grown);
-                let fits = tree.fits();
+                let fits = tree.emitted().is_some();
                 if !fits {
                     *tree.at(path) = leaf;
                 }
