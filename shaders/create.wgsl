@@ -1,5 +1,8 @@
 // Creation: op 0 fills words with a repeating pattern (the value pre-encoded on the host), op 1 draws uniform
-// floats and op 2 normal floats from Philox-4x32-10 — the same rounds and formulas as util/philox.rs and the CPU.
+// floats and op 2 normal floats from Philox-4x32-10 — the same rounds and formulas as util/philox.rs and the CPU,
+// with vkml's log, sqrt and cos (arith.wgsl.in, special.wgsl.in) rather than the driver's loosely bounded builtins.
+// @uses arith
+// @uses special
 // @driver items
 
 fn philox(ctr: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
@@ -40,9 +43,11 @@ fn item(i: u32) {
             let base = 4u * (i / 2u) + 2u * (i % 2u);
             let u1 = 1.0 - uniform01(rand_word(base));
             let u2 = uniform01(rand_word(base + 1u));
-            let r = sqrt(-2.0 * log(u1));
-            let theta = 6.2831855 * u2 - 3.1415927;
-            out[i] = bitcast<u32>(-r * cos(theta));
+            let r = sqrt_of(-2.0 * log_of(u1));
+            // Rounded twice, as the CPU computes it: a product contracted into the subtraction (one FMA) would move
+            // θ, and cos near its zeros with it.
+            let theta = opaque(6.2831855 * u2) - 3.1415927;
+            out[i] = bitcast<u32>(-r * cos_f(bitcast<u32>(theta)));
         }
     }
 }

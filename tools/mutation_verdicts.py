@@ -168,8 +168,6 @@ SURVIVOR_NOTES: dict[str, str] = {
     " within matmul's backward contract",
     "de23d6b7e5": "sends [2²⁴, 2²⁵) through WGSL's u32 → f32 conversion, which lavapipe rounds to nearest even like"
     " the software path; only a GPU that truncates would tell",
-    "2d5222ff4f": "cos(θ + 2π) = cos θ: only rounding changes, within randn's 3e-3",
-    "d089329446": "cos(θ + 2π) = cos θ: only rounding changes, within randn's 3e-3",
     "416e2f1b62": _OOB,
     "16b98ec453": _OOB,
     "bbe378c7f3": _OOB,

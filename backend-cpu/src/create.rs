@@ -28,8 +28,8 @@ pub fn rand(seed: u64, offset: u64, digits: u32, dtype: DType, shape: &[usize]) 
     encode(&Values::F32(xs), dtype)
 }
 
-/// Box–Muller on words 2·(i mod 2) and 2·(i mod 2)+1 of block i/2; θ is shifted into [−π, π) where Vulkan bounds
-/// the error of cos, hence the minus sign.
+/// Box–Muller on words 2·(i mod 2) and 2·(i mod 2)+1 of block i/2; θ is shifted into [−π, π), hence the minus sign
+/// (create.wgsl computes the same θ).
 pub fn randn(seed: u64, offset: u64, dtype: DType, shape: &[usize]) -> Vec<u8> {
     let n = numel(shape) as u64;
     let xs: Vec<f32> = (0..n)

@@ -331,10 +331,14 @@ rows! { CREATION:
         gpu_ftz: false,
         reason: "Philox-4x32-10 bits and 24-bit integer scaling: the same bits on every device",
     }, NO_F64;
-    "randn"     : Creation  : true  : Target    : Tolerance::Absolute {
-        abs: 3e-3,
-        reason: "Box–Muller on identical Philox bits; cos has 2⁻¹¹ absolute error on [−π, π] (Vulkan spec), scaled \
-                 by the radius √(−2 ln 2⁻²⁴) ≈ 5.8, plus log and sqrt ULPs: ≤ 5.8·2⁻¹¹ + 2⁻²⁰ < 3e-3",
+    "randn"     : Creation  : true  : Target    : Tolerance::Ulp {
+        ulp: 13.0,
+        per_abs_x: 0.0,
+        abs: 0.0,
+        gpu_ftz: false,
+        reason: "Box–Muller on identical Philox bits, θ = 2πu₂ − π rounded twice (no FMA) to the same float on every \
+                 device, and vkml's own log (5 ulp), correctly rounded sqrt and cos (2.5 ulp) on a GPU: ln u₁ within \
+                 10u relatively (u = 2⁻²⁴), its root within 6u, r·cos θ within 6u + 5u + u; no value is subnormal",
     }, NO_F64;
     "randint"   : Creation  : false : Target    : Tolerance::Exact {
         gpu_ftz: false,
@@ -342,9 +346,9 @@ rows! { CREATION:
                  rounded product, exact after that",
     }, NO_F64;
     "normal"    : Creation  : false : Target    : Tolerance::Absolute {
-        abs: 2.5e-2,
-        reason: "randn's 3e-3 scaled by std (≤ 8 in the tests), one product and one sum rounded: 8·3e-3 plus a few \
-                 units of rounding",
+        abs: 6e-5,
+        reason: "mean + std·z for randn's z (|z| < 5.8, within 13 ulp ≤ 13·2⁻²¹) with std ≤ 8 and |mean| ≤ 10 in the \
+                 tests: 8·13·2⁻²¹ ≈ 5.0e-5, plus the product and the sum rounded below 64 (2⁻¹⁹ each) < 6e-5",
     }, NO_F64;
     "bernoulli" : Creation  : false : Target    : Tolerance::Exact {
         gpu_ftz: false,
