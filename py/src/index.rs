@@ -54,10 +54,12 @@ pub fn index_items(key: &Bound<'_, PyAny>) -> PyResult<Vec<IndexItem>> {
             // x[True] / x[False]: a 0-d mask.
             let b = p.extract::<bool>()?;
             out.push(IndexItem::Tensor(Core::full(&[], Scalar::Bool(b), DType::Bool, opt_device(None)?).py()?));
+        } else if let Ok(t) = p.extract::<PyRef<'_, Tensor>>() {
+            // Before integers: a one-element tensor converts to one through __index__, but indexes as a tensor
+            // (x[:, tensor([1])] keeps the dim, x[tensor(True)] adds one).
+            out.push(IndexItem::Tensor(t.0.clone()));
         } else if let Ok(i) = p.extract::<i64>() {
             out.push(IndexItem::Int(i));
-        } else if let Ok(t) = p.extract::<PyRef<'_, Tensor>>() {
-            out.push(IndexItem::Tensor(t.0.clone()));
         } else if p.is_instance_of::<PyList>() || p.is_instance_of::<PyTuple>() || is_ndarray(&p)? {
             // Sequences and arrays are index tensors, made on the host (their values are then checked without a
             // device round trip); an empty one indexes nothing, as torch's int64 default.

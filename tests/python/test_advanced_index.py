@@ -51,6 +51,12 @@ CASES = [
     case("getitem", [(5, 7)], lambda x: x[[]]),
     case("getitem", [(6, 5)], lambda x: x[x.argmax(0)]),  # computed positions
     case("getitem", [(5, 7)], lambda x: x.t()[[1, 1, 6]][:, ::2]),
+    # A one-element tensor indexes as a tensor (it also converts to an int through __index__): the dim stays.
+    case("getitem", [(5, 7)], lambda x, lib, dev: x[:, t(lib, dev, [3])]),
+    case("getitem", [(5, 7)], lambda x, lib, dev: x[t(lib, dev, True)]),
+    # An empty result checks no position (torch's kernel checks each as it reads it), unless the picked dim is empty.
+    case("getitem", [(0, 3)], lambda x: x[:, [5, -9]]),
+    case("getitem", [(3, 0)], lambda x: x[[7]]),
 ]
 
 
@@ -83,6 +89,8 @@ SETS = [
     case("setitem", [(3, 4, 5)], setter(lambda x, lib, dev: (0, slice(None), [1, 3]), 5.0)),
     case("setitem", [(5, 7)], setter(lambda x, lib, dev: x > 0, 3), dtype="int32"),
     case("setitem", [(5, 7)], setter(lambda x, lib, dev: x.sum(1) > 0, 1.5), dtype="float16"),
+    case("setitem", [(5, 7)], setter(lambda x, lib, dev: (slice(None), t(lib, dev, [2])), -1.0)),
+    case("setitem", [(0, 3)], setter(lambda x, lib, dev: (slice(None), [1, 5]), 2.0)),  # nothing to write
 ]
 
 
@@ -92,6 +100,7 @@ test_setitem = each(SETS)
 ERRORS = [
     error("getitem", [(3, 4)], lambda x: x[[3]], IndexError, match="out of bounds"),
     error("getitem", [(3, 4)], lambda x: x[:, [-5]], IndexError, match="out of bounds"),
+    error("getitem", [(0, 4)], lambda x: x[[0]], IndexError, match="out of bounds"),  # the picked dim is empty
     error("getitem", [(3, 4)], lambda x, lib, dev: x[t(lib, dev, np.zeros(1, np.float32))], IndexError, match="long"),
     error("getitem", [(3, 4)], lambda x: x[[True, False]], IndexError, match="mask"),
     error("getitem", [(3, 4)], lambda x: x[[0, 1], [0, 1, 2]], IndexError, match="broadcast"),

@@ -3,8 +3,10 @@ random shapes (0-d, empty, broadcast, up to 4 dims), input classes, dtypes, dims
 and joins with random dims, sizes and permutations; in-place updates; and gradients. Each is checked by `check_op`
 or `check_grad`: a value within the op's contract, torch's exception class, or a refusal the op table declares;
 never a panic, an abort or a wrong answer. Then file bytes: mutated checkpoints load or fail with a clean error.
-Indexing with out-of-range indices is left out: torch's classes differ by op and dtype there (RuntimeError for
-gather and scatter, IndexError for index_select, none at all for take_along_dim).
+Indexing by tensors draws indices in and out of range, negative ones included: gather, scatter, index_select,
+`x[..., index]` and embedding must give torch's values or torch's exception class (RuntimeError for gather and scatter;
+IndexError for indexing, embedding and index_select, except index_select along dim 1, RuntimeError). take_along_dim
+is left out: torch 2.11 returns values for out-of-range indices there (reading past the row), which vkml refuses.
 
 CI runs a fixed sample (`VKML_FUZZ_EXAMPLES`, default 1,000 per device: about 20 s on cpu, lavapipe and the floor);
 the long form is
@@ -137,6 +139,45 @@ def movement(i):
     return op, [shape], fn, cls, dtype
 
 
+def indexing(i):
+    """Example `i` of indexing by a tensor whose values reach past the dim on either side now and then (all of them
+    when the dim is empty): (op, shapes, fn, cls, dtype)."""
+    rng = np.random.default_rng(7000 + i)
+    rank = int(rng.integers(1, 4))
+    shape = _shape(rng, rank)
+    dtype = str(rng.choice(DTYPES))
+    cls = str(rng.choice([c for c in CLASSES if c != "mixed"]))
+    d = int(rng.integers(-rank, rank))
+    size = shape[d]
+    index_dtype = str(rng.choice(["int64", "int32"]))
+
+    def values(shape_):
+        return (
+            rng.integers(-size - 2, size + 2, size=shape_)
+            if rng.random() < 0.5
+            else rng.integers(0, max(size, 1), size=shape_)
+        )
+
+    # gather's and scatter's index: any length along d, at most x's length along the others.
+    fitted = [int(rng.integers(0, 4)) if j == d % rank else int(rng.integers(0, n + 1)) for j, n in enumerate(shape)]
+    flat_values, fitted_values = values(int(rng.integers(0, 5))), values(tuple(fitted))
+    lead = (slice(None),) * (d % rank)
+
+    def ix(lib, dev, v):
+        return lib.tensor(v, dtype=getattr(lib, index_dtype), device=dev)
+
+    cases = [
+        ("index_select", lambda x, lib, dev: x.index_select(d, ix(lib, dev, flat_values))),
+        ("gather", lambda x, lib, dev: x.gather(d, ix(lib, dev, fitted_values))),
+        ("scatter", lambda x, lib, dev: x.scatter(d, ix(lib, dev, fitted_values), 1.5)),
+        ("getitem", lambda x, lib, dev: x[(*lead, ix(lib, dev, flat_values))]),
+    ]
+    if rank == 2 and dtype in ("float32", "float16", "bfloat16"):
+        cases.append(("embedding", lambda x, lib, dev: lib.nn.functional.embedding(ix(lib, dev, fitted_values), x)))
+    op, fn = cases[int(rng.integers(0, len(cases)))]
+    return op, [shape], fn, cls, dtype
+
+
 SEEN: dict = {"examples": 0, "ops": {}, "outcomes": {}}
 
 
@@ -177,6 +218,12 @@ def test_views_and_inplace(i, device):
     op, shapes, fn, cls, dtype = movement(i)
     domain = "wide" if op.endswith("_") else "grid"
     _counted(op, lambda: check_op(op, shapes, fn, device, cls, dtype, domain=domain, seed=i))
+
+
+@pytest.mark.parametrize("i", range(EXAMPLES // 4))
+def test_indexing(i, device):
+    op, shapes, fn, cls, dtype = indexing(i)
+    _counted(op, lambda: check_op(op, shapes, fn, device, cls, dtype, domain="grid", seed=i))
 
 
 @pytest.mark.parametrize("i", range(EXAMPLES // 5))

@@ -56,6 +56,11 @@ def test_matrix(op, cls, dtype, device):
 CASES = [
     # An index computed on the device (argmax): its range is read back before the gather runs.
     case("gather", [(6, 5)], lambda x: x.gather(1, x.argmax(1, keepdim=True))),
+    # An empty index: torch checks neither its shape nor its rank, nor (scatter) writes anything.
+    case("gather", [(0, 5)], lambda x, lib, dev: x.gather(1, ix(lib, dev, np.zeros((2, 0), np.int64)))),
+    case("gather", [(2, 3)], lambda x, lib, dev: x.gather(1, ix(lib, dev, np.zeros(0, np.int64)))),
+    case("scatter", [(0, 5)], lambda x, lib, dev: x.scatter(1, ix(lib, dev, np.zeros((2, 0), np.int64)), 1.5)),
+    case("scatter", [(2, 3)], lambda x, lib, dev: x.scatter(1, ix(lib, dev, np.zeros((5, 0), np.int64)), 1.5)),
     case("gather", [(4, 5, 6)], lambda x, lib, dev: lib.gather(x, 0, ix(lib, dev, I0))),
     case("gather", [(4, 5, 6)], lambda x, lib, dev: x.gather(-1, ix(lib, dev, I1))),
     case("gather", [(5, 6)], lambda x, lib, dev: x.t().gather(0, ix(lib, dev, I2))),
@@ -97,7 +102,8 @@ test_case = each(CASES)
 
 
 ERRORS = [
-    # An index outside its dim: torch's RuntimeError for gather and scatter (IndexError for index_select).
+    # An index outside its dim: torch's RuntimeError for gather and scatter; for index_select IndexError, except along
+    # dim 1 of two or more dims (torch's CPU has a kernel of its own there, which raises RuntimeError).
     error(
         "gather", [(3, 4)], lambda x, lib, dev: x.gather(1, ix(lib, dev, [[4]])), RuntimeError, match="out of bounds"
     ),
@@ -153,6 +159,49 @@ ERRORS = [
         lambda x, lib, dev: x.index_select(0, ix(lib, dev, [3])),
         IndexError,
         match="out of range",
+    ),
+    error(
+        "index_select",
+        [(3, 4)],
+        lambda x, lib, dev: x.index_select(1, ix(lib, dev, [0, 4])),
+        RuntimeError,
+        match="out of DATA bounds",
+    ),
+    error(
+        "index_select",
+        [(2, 3, 4)],
+        lambda x, lib, dev: x.index_select(-2, ix(lib, dev, [-1])),
+        RuntimeError,
+        match="out of DATA bounds",
+    ),
+    error(
+        "index_select",
+        [(2, 3, 4)],
+        lambda x, lib, dev: x.index_select(2, ix(lib, dev, [4])),
+        IndexError,
+        match="out of range",
+    ),
+    # Of an empty tensor: torch's RuntimeError from two kernels of its own.
+    error(
+        "index_select",
+        [(3, 0)],
+        lambda x, lib, dev: x.index_select(0, ix(lib, dev, [5])),
+        RuntimeError,
+        match="out of DATA bounds",
+    ),
+    error(
+        "index_select",
+        [(0, 3)],
+        lambda x, lib, dev: x.index_select(0, ix(lib, dev, [0])),
+        RuntimeError,
+        match="axis dim should be positive",
+    ),
+    error(
+        "embedding",
+        [(0, 3)],
+        lambda w, lib, dev: F(lib).embedding(ix(lib, dev, [0]), w),
+        RuntimeError,
+        match="axis dim should be positive",
     ),
     error(
         "index_select",

@@ -160,12 +160,16 @@ fn merge(v: &Tensor, picks: &[(usize, Tensor)]) -> Result<Merged> {
             shapes.join(", ")
         ))
     })?;
+    // torch checks each position as its kernel reads it, so where the result (or the target) has no elements no
+    // position is checked, unless the picked dim itself is empty.
+    let rest_empty = (0..v.ndim()).any(|d| !dims.contains(&d) && v.shape()[d] == 0);
+    let check = !rest_empty && shape.iter().all(|&n| n > 0);
     let mut at: Option<Tensor> = None;
     for (d, i) in picks {
         let n = v.shape()[*d];
         let i = i.to_device(v.device())?.to_dtype(DType::I64)?;
         let n64 = n as i64;
-        if let Some((lo, hi)) = read_bounds(&i)? {
+        if let Some((lo, hi)) = if check || n == 0 { read_bounds(&i)? } else { None } {
             if lo < -n64 || hi >= n64 {
                 let bad = if lo < -n64 { lo } else { hi };
                 return Err(Error::Index(format!("index {bad} is out of bounds for dimension {d} with size {n}")));
@@ -234,6 +238,10 @@ pub fn assign(x: &Tensor, items: &[IndexItem], value: &Tensor) -> Result<()> {
         )));
     }
     let value = value.expand(&user)?;
+    if user.contains(&0) {
+        // Nothing is picked (and a -1 below could not be inferred from zero elements).
+        return Ok(());
+    }
     let mut inverse = vec![0i64; order.len()];
     for (i, &d) in order.iter().enumerate() {
         inverse[d as usize] = i as i64;

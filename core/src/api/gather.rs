@@ -63,8 +63,14 @@ pub fn range_from_bytes(bytes: &[u8]) -> Result<(i64, i64)> {
 pub enum Wording {
     /// gather and scatter: "index 5 is out of bounds for dimension 0 with size 3" (torch's RuntimeError).
     Bounds { dim: usize },
-    /// index_select and embedding: "index out of range in self".
+    /// index_select and embedding: "index out of range in self" (torch's IndexError).
     Range,
+    /// index_select along dim 1, or of an empty tensor, of two or more dims, which torch's CPU runs through a kernel
+    /// of its own that raises a RuntimeError: "INDICES element is out of DATA bounds, id=5 axis_dim=3".
+    Data,
+    /// index_select along an empty dim of two or more dims: torch's RuntimeError "index_select(): self indexing axis
+    /// dim should be positive".
+    Axis,
     /// one_hot (a RuntimeError in torch): "Class values must be non-negative." / "... smaller than num_classes."
     Classes,
 }
@@ -81,6 +87,8 @@ pub fn check_index(bounds: Option<(i64, i64)>, extent: usize, wording: Wording) 
             Error::Bounds(format!("index {bad} is out of bounds for dimension {dim} with size {extent}"))
         }
         Wording::Range => Error::Index("index out of range in self".into()),
+        Wording::Data => Error::Runtime(format!("INDICES element is out of DATA bounds, id={bad} axis_dim={extent}")),
+        Wording::Axis => Error::Runtime("index_select(): self indexing axis dim should be positive".into()),
         Wording::Classes => {
             let what = if lo < 0 { "non-negative" } else { "smaller than num_classes" };
             Error::Runtime(format!("Class values must be {what}."))
@@ -260,6 +268,11 @@ pub fn gather_with(x: &Tensor, dim: i64, idx: &Tensor, check: Check) -> Result<T
     index_dtype(idx, "gather")?;
     same_device(x, idx)?;
     let d = wrap_dim(dim, x.ndim().max(1))?;
+    if idx.numel() == 0 {
+        // torch checks nothing of an empty index, its rank included: no elements of x's, still on its graph.
+        let none = x.reshape(&[-1])?.narrow(0, 0, 0)?;
+        return none.reshape(&idx.shape().iter().map(|&n| n as i64).collect::<Vec<_>>());
+    }
     check_shapes("gather", x, d, idx, None)?;
     let idx = checked(idx, check, extent(x, d), Wording::Bounds { dim: d })?;
     gather_unchecked(x, d, &idx)
@@ -279,7 +292,12 @@ pub fn scatter_with(x: &Tensor, dim: i64, idx: &Tensor, src: &Tensor, add: bool,
         return Err(Error::Runtime(format!("{op}(): Expected self.dtype to be equal to src.dtype")));
     }
     let d = wrap_dim(dim, x.ndim().max(1))?;
-    check_shapes(op, x, d, idx, Some(src))?;
+    if idx.numel() > 0 {
+        check_shapes(op, x, d, idx, Some(src))?;
+    } else if idx.ndim() != x.ndim() {
+        // torch checks nothing of an empty index, its rank included, and writes nothing.
+        return x.copy();
+    }
     let idx = checked(idx, check, extent(x, d), Wording::Bounds { dim: d })?;
     scatter_unchecked(x, d, &idx, src, add)
 }
@@ -304,8 +322,21 @@ pub fn index_select_with(x: &Tensor, dim: i64, idx: &Tensor, check: Check) -> Re
     }
     same_device(x, idx)?;
     let d = wrap_dim(dim, x.ndim().max(1))?;
-    let idx = checked(idx, check, extent(x, d), Wording::Range)?;
+    let idx = checked(idx, check, extent(x, d), select_wording(x, d))?;
     index_select_unchecked(x, d, &idx)
+}
+
+/// How torch's CPU words an index_select (and embedding) index outside dim `d` of `x`: by which of its kernels runs.
+fn select_wording(x: &Tensor, d: usize) -> Wording {
+    if x.ndim() < 2 {
+        Wording::Range
+    } else if x.shape()[d] == 0 {
+        Wording::Axis
+    } else if d == 1 || x.numel() == 0 {
+        Wording::Data
+    } else {
+        Wording::Range
+    }
 }
 
 /// index_select as a gather with the index expanded over the other dims (stride 0: no copy).
@@ -360,7 +391,7 @@ pub fn embedding(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>) -> Res
 
 pub fn embedding_with(idx: &Tensor, weight: &Tensor, padding_idx: Option<i64>, check: Check) -> Result<Tensor> {
     let pad = embedding_checks(idx, weight, padding_idx)?;
-    let idx = checked(idx, check, weight.shape()[0], Wording::Range)?;
+    let idx = checked(idx, check, weight.shape()[0], select_wording(weight, 0))?;
     embedding_unchecked(&idx, weight, pad)
 }
 
