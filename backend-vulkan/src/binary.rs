@@ -4,31 +4,16 @@
 //! and writes four elements at a time.
 
 use vkml_core::backend::Kernel;
-use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::BinaryOp;
 use vkml_core::util::error::Result;
 
-use crate::elementwise::launch;
-use crate::launch::{driver_grid, Launch};
-use crate::meta::Meta;
+use crate::elementwise::{flat, launch};
+use crate::launch::Launch;
 
 pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Launch> {
-    if flat_op(op) && k.out.dtype == DType::F32 && k.args.iter().all(|a| a.buffer.dtype == DType::F32) {
-        let ins: Vec<_> = k.args.iter().map(|a| (a.buffer.dtype, &a.view)).collect();
-        let mut meta = Meta::elementwise(op.code(), k.out.dtype, &k.shape, &ins)?;
-        // One dim left after coalescing: each operand walks it with stride 1 (from an aligned first element) or 0.
-        let kinds: Vec<Option<u32>> = (0..2)
-            .map(|i| match meta.strides[i][0] {
-                0 => Some(1),
-                1 if meta.offset[i] % 4 == 0 => Some(0),
-                _ => None,
-            })
-            .collect();
-        if let (1, [Some(ka), Some(kb)]) = (meta.rank, kinds.as_slice()) {
-            meta.extra = [*ka, *kb, 0, 0];
-            let vecs = (meta.n as usize).div_ceil(4);
-            let inputs = k.args.iter().map(|a| a.buffer.clone()).collect();
-            return Ok(Launch { family: "binary_flat", meta, inputs, groups: driver_grid(vecs) });
+    if flat_op(op) {
+        if let Some(l) = flat(k, "binary_flat", op.code(), true)? {
+            return Ok(l);
         }
     }
     launch(k, "binary", op.code())

@@ -1,5 +1,6 @@
-//! The shared launch for families driven by shaders/elementwise.wgsl.in: inputs read through their views, one slot
-//! per output element (two for packed 16-bit outputs).
+//! The shared launches of the elementwise families: those driven by shaders/elementwise.wgsl.in (inputs read through
+//! their views, one slot per output element, two for packed 16-bit outputs), and the flat ones driven by
+//! shaders/vectors.wgsl.in (four float32 elements at a time).
 
 use vkml_core::backend::Kernel;
 use vkml_core::base::dtype::DType;
@@ -14,4 +15,28 @@ pub fn launch(k: &Kernel, family: &'static str, op: u32) -> Result<Launch> {
     let n = meta.n as usize;
     let slots = if matches!(k.out.dtype, DType::F16 | DType::BF16) { n.div_ceil(2) } else { n };
     Ok(Launch { family, meta, inputs: k.args.iter().map(|a| a.buffer.clone()).collect(), groups: driver_grid(slots) })
+}
+
+/// The flat launch of float32 kernel `k` on `family` (shaders/vectors.wgsl.in), or None where it does not fit: after
+/// coalescing, each operand walks one dim with stride 1 from an aligned first element (kind 0 in `extra`) or, where
+/// `broadcast`, repeats one value (stride 0, kind 1).
+pub fn flat(k: &Kernel, family: &'static str, op: u32, broadcast: bool) -> Result<Option<Launch>> {
+    if k.out.dtype != DType::F32 || k.args.iter().any(|a| a.buffer.dtype != DType::F32) {
+        return Ok(None);
+    }
+    let ins: Vec<_> = k.args.iter().map(|a| (a.buffer.dtype, &a.view)).collect();
+    let mut meta = Meta::elementwise(op, k.out.dtype, &k.shape, &ins)?;
+    if meta.rank != 1 {
+        return Ok(None);
+    }
+    for i in 0..k.args.len() {
+        meta.extra[i] = match meta.strides[i][0] {
+            1 if meta.offset[i] % 4 == 0 => 0,
+            0 if broadcast => 1,
+            _ => return Ok(None),
+        };
+    }
+    let vecs = (meta.n as usize).div_ceil(4);
+    let inputs = k.args.iter().map(|a| a.buffer.clone()).collect();
+    Ok(Some(Launch { family, meta, inputs, groups: driver_grid(vecs) }))
 }

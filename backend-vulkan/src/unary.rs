@@ -3,23 +3,16 @@
 //! elements go to shaders/unary_flat.wgsl, which reads and writes four elements at a time.
 
 use vkml_core::backend::Kernel;
-use vkml_core::base::dtype::DType;
 use vkml_core::graph::op::UnaryOp;
 use vkml_core::util::error::Result;
 
-use crate::elementwise::launch;
-use crate::launch::{driver_grid, Launch};
-use crate::meta::Meta;
+use crate::elementwise::{flat, launch};
+use crate::launch::Launch;
 
 pub fn unary(k: &Kernel, op: UnaryOp) -> Result<Launch> {
-    if flat_op(op) && k.out.dtype == DType::F32 && k.args.iter().all(|a| a.buffer.dtype == DType::F32) {
-        let ins: Vec<_> = k.args.iter().map(|a| (a.buffer.dtype, &a.view)).collect();
-        let meta = Meta::elementwise(op.code(), k.out.dtype, &k.shape, &ins)?;
-        // One dim left after coalescing, walked with stride 1 from an aligned first element.
-        if meta.rank == 1 && meta.strides[0][0] == 1 && meta.offset[0] % 4 == 0 {
-            let vecs = (meta.n as usize).div_ceil(4);
-            let inputs = k.args.iter().map(|a| a.buffer.clone()).collect();
-            return Ok(Launch { family: "unary_flat", meta, inputs, groups: driver_grid(vecs) });
+    if flat_op(op) {
+        if let Some(l) = flat(k, "unary_flat", op.code(), false)? {
+            return Ok(l);
         }
     }
     launch(k, "unary", op.code())
