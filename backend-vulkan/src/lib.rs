@@ -331,6 +331,11 @@ impl VulkanBackend {
                 "fused" => self
                     .pipelines
                     .program(&self.device, d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default()),
+                // Its operands' load strides as constants (matmul.rs puts them in extra2).
+                "matmul_coop" => {
+                    let strides = [("SA", d.meta.extra2[0]), ("SB", d.meta.extra2[1])];
+                    (self.pipelines.specialized(&self.device, d.family, &strides), d.family)
+                }
                 family => (self.pipelines.get(&self.device, family), family),
             };
             names.push(name);

@@ -187,6 +187,17 @@ fn unit_layout(v: &View, is_b: bool, align: isize, min_outer: isize) -> Option<u
     Some(u32::from(col_major) << u32::from(is_b))
 }
 
+/// The stride of an operand's matrix side that is not 1, which the cooperative-matrix pipeline loads its tiles with
+/// (a layout `unit_layout` took); 16 for an empty operand, which is never loaded.
+fn load_stride(v: &View) -> Result<u32> {
+    let nd = v.shape.len();
+    if v.shape.contains(&0) {
+        return Ok(COOP_STEP as u32);
+    }
+    let lead = if v.strides[nd - 1] == 1 { v.strides[nd - 2] } else { v.strides[nd - 1] };
+    to_u32(lead.unsigned_abs())
+}
+
 /// The dispatch of matmul kernel `k` on the pipeline `forced` names, else the selector's; `coop` says the device
 /// runs the cooperative-matrix pipeline, `wide` that it runs the wide one (256 invocations in a workgroup).
 pub fn matmul(k: &Kernel, coop: bool, wide: bool, forced: Option<Pipeline>) -> Result<Launch> {
@@ -265,5 +276,8 @@ pub fn matmul(k: &Kernel, coop: bool, wide: bool, forced: Option<Pipeline>) -> R
     meta.n = to_u32(batch * m * n)?;
     let chosen_flags = if pipeline == Pipeline::Wide { wide_flags } else { flags };
     meta.extra = [to_u32(m)?, to_u32(n)?, to_u32(kk)?, chosen_flags.unwrap_or(0)];
+    if pipeline == Pipeline::Coop {
+        meta.extra2 = [load_stride(&a.view)?, load_stride(&b.view)?, 0, 0];
+    }
     Ok(Launch { family: pipeline.family(), meta, inputs: vec![a.buffer.clone(), b.buffer.clone()], groups })
 }

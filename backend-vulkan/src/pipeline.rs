@@ -23,32 +23,46 @@ enum Program {
     Compiled(Option<wgpu::ComputePipeline>),
 }
 
-/// Compiled pipelines by family, and fused programs by their shape (`fused::shape`).
+/// Compiled pipelines by family and the values of its overridable constants (none for most), and fused programs by
+/// their shape (`fused::shape`).
 #[derive(Default)]
 pub struct Pipelines {
-    cache: Mutex<HashMap<&'static str, wgpu::ComputePipeline>>,
+    cache: Mutex<HashMap<(&'static str, Vec<u32>), wgpu::ComputePipeline>>,
     programs: Mutex<HashMap<Vec<u32>, Program>>,
 }
 
 impl Pipelines {
     pub fn get(&self, device: &wgpu::Device, family: &'static str) -> wgpu::ComputePipeline {
+        self.specialized(device, family, &[])
+    }
+
+    /// The pipeline of `family` with its `override` constants set to `constants` (name, value), one per set of
+    /// values: a driver compiles a constant into the code, which a uniform value cannot be.
+    pub fn specialized(
+        &self,
+        device: &wgpu::Device,
+        family: &'static str,
+        constants: &[(&str, u32)],
+    ) -> wgpu::ComputePipeline {
+        let key = (family, constants.iter().map(|c| c.1).collect::<Vec<_>>());
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = cache.get(family) {
+        if let Some(p) = cache.get(&key) {
             return p.clone();
         }
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(family),
             source: wgpu::ShaderSource::Wgsl(source(family)),
         });
+        let values: Vec<(&str, f64)> = constants.iter().map(|&(name, v)| (name, f64::from(v))).collect();
         let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(family),
             layout: None,
             module: &module,
             entry_point: Some("main"),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions { constants: &values, ..Default::default() },
             cache: None,
         });
-        cache.insert(family, p.clone());
+        cache.insert(key, p.clone());
         p
     }
 
