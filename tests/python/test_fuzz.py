@@ -5,8 +5,9 @@ or `check_grad`: a value within the op's contract, torch's exception class, or a
 never a panic, an abort or a wrong answer. Then file bytes: mutated checkpoints load or fail with a clean error.
 Indexing by tensors draws indices in and out of range, negative ones included: gather, scatter, index_select,
 `x[..., index]` and embedding must give torch's values or torch's exception class (RuntimeError for gather and scatter;
-IndexError for indexing, embedding and index_select, except index_select along dim 1, RuntimeError). take_along_dim
-is left out: torch 2.11 returns values for out-of-range indices there (reading past the row), which vkml refuses.
+IndexError for indexing, embedding and index_select, except where torch's CPU raises RuntimeError: index_select along
+dim 1, of an empty tensor or along an empty dim, and embedding of an empty weight). take_along_dim is left out: torch
+2.11 returns values for out-of-range indices there (reading past the row), which vkml refuses.
 
 CI runs a fixed sample (`VKML_FUZZ_EXAMPLES`, default 1,000 per device: about 20 s on cpu, lavapipe and the floor);
 the long form is
