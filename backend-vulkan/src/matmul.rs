@@ -36,9 +36,9 @@ const TILED_MIN_OUT: usize = 1 << 20;
 /// the product's layout fits it (`unit_layout`): every load a vec4, so m, n and K are multiples of 4.
 const WIDE_TILE: usize = 128;
 const WIDE_ALIGN: isize = 4;
-/// The cooperative-matrix pipeline's output tile (2x2 hardware 16x16 tiles), and the step its m, n and K must be
+/// The cooperative-matrix pipeline's output tile (4x4 hardware 16x16 tiles), and the step its m, n and K must be
 /// multiples of: it loads and stores whole 16x16 tiles straight from and to the buffers (shaders/matmul_coop.wgsl).
-const COOP_TILE: usize = 32;
+const COOP_TILE: usize = 64;
 const COOP_STEP: usize = 16;
 /// Cooperative loads need 16-byte aligned rows: offsets and strides in multiples of 8 halves.
 const COOP_ALIGN: isize = 8;
@@ -59,7 +59,7 @@ pub enum Pipeline {
     Wide,
     /// 16x16 output tiles, batch in the grid's z: the general case.
     Batched,
-    /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 32x32
+    /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 64x64
     /// output tiles; only on devices that offer them, never on the floor or in a browser.
     Coop,
 }

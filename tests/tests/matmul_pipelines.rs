@@ -106,17 +106,19 @@ fn all_checks(dtype: DType) -> Result<()> {
     Ok(())
 }
 
-/// (m, k, n, batch) that the cooperative-matrix pipeline takes (multiples of 16): one quarter of its 32x32 tile,
-/// whole tiles, tiles whose right or lower half lies outside, K = 0, and several batches.
-const COOP_SHAPES: [(usize, usize, usize, usize); 8] = [
+/// (m, k, n, batch) that the cooperative-matrix pipeline takes (multiples of 16): one 16x16 tile of its 64x64 block,
+/// a whole block, blocks with one, two or three rows or columns of tiles outside (which load tiles inside instead
+/// and store nothing), K = 0, and several batches.
+const COOP_SHAPES: [(usize, usize, usize, usize); 9] = [
     (16, 16, 16, 1),
-    (32, 32, 32, 1),
+    (64, 32, 64, 1),
     (48, 16, 80, 2),
     (16, 48, 32, 3),
     (96, 64, 64, 2),
     (64, 0, 32, 1),
     (32, 528, 48, 1),
     (144, 32, 208, 1),
+    (176, 48, 112, 1),
 ];
 
 /// Float16 products on the cooperative-matrix pipeline, forced on the devices that have it (elsewhere the
