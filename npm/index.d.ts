@@ -222,8 +222,7 @@ export declare const nn: {
     activation?: "relu" | "gelu" | ((x: Tensor) => Tensor); layer_norm_eps?: number; batch_first?: boolean;
     norm_first?: boolean; bias?: boolean } & TensorOptions)?],
     (src: Tensor, options?: { src_mask?: Tensor; src_key_padding_mask?: Tensor; is_causal?: boolean }) => Tensor>;
-  cross_entropy(input: Tensor, target: Tensor,
-    options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
+  cross_entropy: DescribedFunctional["cross_entropy"];
   /** torch.nn.functional: the described functions (generated declarations) and those the package adds. */
   functional: DescribedFunctional & {
     linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor;
@@ -257,10 +256,6 @@ export declare const nn: {
     one_hot(x: Tensor): Promise<Tensor>;
     softmax(x: Tensor, dim: number): Tensor;
     log_softmax(x: Tensor, dim: number): Tensor;
-    dropout(x: Tensor, options?: { p?: number; training?: boolean }): Tensor;
-    cross_entropy(input: Tensor, target: Tensor,
-      options?: { ignore_index?: number; label_smoothing?: number; weight?: Tensor } & Reduction): Tensor;
-    nll_loss(input: Tensor, target: Tensor, options?: { ignore_index?: number; weight?: Tensor } & Reduction): Tensor;
     scaled_dot_product_attention(q: Tensor, k: Tensor, v: Tensor,
       options?: { attn_mask?: Tensor; is_causal?: boolean; scale?: number; dropout_p?: number }): Tensor;
     interpolate(x: Tensor, options: { size?: number | number[]; scale_factor?: number | number[];

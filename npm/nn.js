@@ -12,6 +12,9 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     return t;
   }
 
+  /** int32 class indices widened to torch's int64: JavaScript has no int64 arrays in everyday use. */
+  const classIndices = (t) => (t instanceof Tensor && t.dtype === "int32" ? t.long() : t);
+
   const F = {
     ...described,
     linear: (x, weight, bias) => wasm._linear(x, weight, handle(bias)),
@@ -40,15 +43,8 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
       num_classes === -1 ? wasm._one_hot_infer(handle(x)) : wasm._one_hot(handle(x), num_classes),
     softmax: (x, dim) => x.softmax(dim),
     log_softmax: (x, dim) => x.log_softmax(dim),
-    dropout: (x, options) => wasm.dropout(x, options),
-    cross_entropy: (input, target, options = {}) => {
-      const { weight, ...rest } = options;
-      return wasm._cross_entropy(input, target, rest, handle(weight));
-    },
-    nll_loss: (input, target, options = {}) => {
-      const { weight, ...rest } = options;
-      return wasm._nll_loss(input, target, rest, handle(weight));
-    },
+    cross_entropy: (input, target, ...rest) => described.cross_entropy(input, classIndices(target), ...rest),
+    nll_loss: (input, target, ...rest) => described.nll_loss(input, classIndices(target), ...rest),
     pad: (x, pad, options) => wasm.pad(x, pad, options),
     interpolate: (x, options) => wasm.interpolate(x, options),
     scaled_dot_product_attention: (q, k, v, options = {}) => {

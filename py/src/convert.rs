@@ -214,8 +214,3 @@ pub fn to_numpy<'py>(py: Python<'py>, t: &Core, widen: bool) -> PyResult<Bound<'
 pub fn cores(params: &[PyRef<'_, crate::pytensor::Tensor>]) -> Vec<Core> {
     params.iter().map(|p| p.0.clone()).collect()
 }
-
-/// torch's `reduction=` string ("mean", "sum", "none").
-pub fn parse_reduction(name: &str) -> PyResult<vkml_core::nn::functional::Reduction> {
-    vkml_core::nn::functional::Reduction::parse(name).py()
-}

@@ -14,6 +14,9 @@ macro_rules! py_type {
     (f64) => {
         f64
     };
+    (i64) => {
+        i64
+    };
     (bool) => {
         bool
     };

@@ -399,8 +399,9 @@ mod _vkml {
         attention::{scaled_dot_product_attention, PyMha},
         autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode},
         described::{
-            addcdiv, addcmul, addmm, binary_cross_entropy, binary_cross_entropy_with_logits, celu, elu, gelu, hardtanh,
-            huber_loss, kl_div, l1_loss, leaky_relu, mse_loss, smooth_l1_loss, softplus,
+            addcdiv, addcmul, addmm, binary_cross_entropy, binary_cross_entropy_with_logits, celu, cross_entropy,
+            dropout, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, mse_loss, nll_loss, smooth_l1_loss,
+            softplus,
         },
         device::{
             _force_matmul, _has_coop_matmul, _has_wide_matmul, _lose_device, _matmul_pipeline, best_device, devices,
@@ -416,8 +417,8 @@ mod _vkml {
         },
         memory::{_empty_cache, _memory, _reset_peak_memory},
         nn::{
-            adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, cross_entropy, dropout,
-            group_norm, layer_norm, linear, log_softmax, logsumexp, max_pool2d, nll_loss, one_hot, sigmoid, softmax,
+            adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, group_norm, layer_norm,
+            linear, log_softmax, logsumexp, max_pool2d, one_hot, sigmoid, softmax,
         },
         optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr},
         pad::pad,

@@ -6,7 +6,7 @@ use vkml_core::nn::conv::{self, Padding};
 use vkml_core::nn::functional as nn;
 use vkml_core::nn::norm;
 
-use crate::convert::{int_list, parse_reduction, OrPy};
+use crate::convert::{int_list, OrPy};
 use crate::pytensor::Tensor;
 
 #[pyfunction]
@@ -42,44 +42,6 @@ pub fn log_softmax(input: PyRef<'_, Tensor>, dim: i64, dtype: Option<&Bound<'_, 
 #[pyo3(signature = (input, dim, keepdim = false))]
 pub fn logsumexp(input: PyRef<'_, Tensor>, dim: &Bound<'_, PyAny>, keepdim: bool) -> PyResult<Tensor> {
     Ok(Tensor(nn::logsumexp(&input.0, &int_list(dim)?, keepdim).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, target, weight = None, ignore_index = -100, reduction = "mean", label_smoothing = 0.0),
-       text_signature = "(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)")]
-pub fn cross_entropy(
-    py: Python<'_>,
-    input: PyRef<'_, Tensor>,
-    target: PyRef<'_, Tensor>,
-    weight: Option<PyRef<'_, Tensor>>,
-    ignore_index: i64,
-    reduction: &str,
-    label_smoothing: f64,
-) -> PyResult<Tensor> {
-    let (x, y, w, r) = (input.0.clone(), target.0.clone(), weight.map(|w| w.0.clone()), parse_reduction(reduction)?);
-    let out = py.detach(|| nn::cross_entropy(&x, &y, w.as_ref(), ignore_index, r, label_smoothing));
-    Ok(Tensor(out.py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, target, weight = None, ignore_index = -100, reduction = "mean"),
-       text_signature = "(input, target, weight=None, ignore_index=-100, reduction='mean')")]
-pub fn nll_loss(
-    py: Python<'_>,
-    input: PyRef<'_, Tensor>,
-    target: PyRef<'_, Tensor>,
-    weight: Option<PyRef<'_, Tensor>>,
-    ignore_index: i64,
-    reduction: &str,
-) -> PyResult<Tensor> {
-    let (x, y, w, r) = (input.0.clone(), target.0.clone(), weight.map(|w| w.0.clone()), parse_reduction(reduction)?);
-    Ok(Tensor(py.detach(|| nn::nll_loss(&x, &y, w.as_ref(), ignore_index, r)).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, p = 0.5, training = true))]
-pub fn dropout(input: PyRef<'_, Tensor>, p: f64, training: bool) -> PyResult<Tensor> {
-    Ok(Tensor(nn::dropout(&input.0, p, training).py()?))
 }
 
 /// An int or a pair of ints (torch's `_pair`).

@@ -66,6 +66,17 @@ test("every described function is in torch's namespace, its options positional o
   const p = t([0.1, 0.2, 0.5, 0.7, 0.9]);
   const q = t([0, 1, 1, 0, 1]);
   await same(F.binary_cross_entropy(p, q, w, "sum"), F.binary_cross_entropy(p, q, { weight: w, reduction: "sum" }));
+  // The class losses: an integer option, int32 class indices widened to int64, positional or one object.
+  const logits = vkml.tensor([[1, 2, 0.5], [0.1, -1, 3], [2, 2, 2]]);
+  const y64 = vkml.tensor(new BigInt64Array([2n, 1n, 0n]));
+  const y32 = vkml.tensor(new Int32Array([2, 1, 0]));
+  await same(F.cross_entropy(logits, y32, null, 1, "sum", 0.1),
+    F.cross_entropy(logits, y64, { ignore_index: 1, reduction: "sum", label_smoothing: 0.1 }));
+  await same(F.nll_loss(logits, y32, t([1, 2, 3]), 0), F.nll_loss(logits, y64, { weight: t([1, 2, 3]), ignore_index: 0 }));
+  assert.notDeepEqual(await values(F.nll_loss(logits, y64, null, 0)), await values(F.nll_loss(logits, y64)));
+  assert.throws(() => F.nll_loss(logits, y64, { ignore_index: 0.5 }), { name: "TypeError", message: /must be an integer/ });
+  await same(F.dropout(x, 0.9, false), x);
+  await same(F.dropout(x, 0), F.dropout(x, { p: 0, training: true }));
   assert.throws(() => F.hardtanh(x, { min: 0 }), { name: "TypeError", message: /unexpected keyword argument 'min'/ });
   assert.throws(() => F.hardtanh(x, 0, 1, 2), { name: "TypeError", message: /at most 3 positional/ });
   assert.throws(() => F.hardtanh(x, 0, { min_val: 0 }), { name: "TypeError", message: /multiple values/ });

@@ -37,6 +37,17 @@ pub(crate) fn opt_f64(options: &JsValue, key: &str) -> JsResult<Option<f64>> {
         .transpose()
 }
 
+/// An integer option (a number with no fraction, exact in a double).
+pub(crate) fn opt_i64(options: &JsValue, key: &str) -> JsResult<Option<i64>> {
+    opt_f64(options, key)?
+        .map(|v| {
+            (v.fract() == 0.0 && v.abs() <= 2f64.powi(53))
+                .then_some(v as i64)
+                .ok_or_else(|| type_error(&format!("option '{key}' must be an integer, not {v}")))
+        })
+        .transpose()
+}
+
 pub(crate) fn opt_dtype(options: &JsValue) -> JsResult<Option<DType>> {
     opt_string(options, "dtype")?.map(|n| DType::from_name(&n).js()).transpose()
 }
@@ -219,9 +230,4 @@ pub(crate) fn named_shapes(list: Vec<(String, Vec<usize>)>) -> js_sys::Array {
             js_sys::Array::of2(&name.into(), &dims)
         })
         .collect()
-}
-
-/// The `reduction` option ("mean", "sum", "none"; "mean" when missing).
-pub(crate) fn reduction(options: &JsValue) -> JsResult<vkml_core::nn::functional::Reduction> {
-    vkml_core::nn::functional::Reduction::parse(opt_string(options, "reduction")?.as_deref().unwrap_or("mean")).js()
 }

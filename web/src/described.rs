@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use vkml_core::nn::functional::Reduction;
 use vkml_core::nn::loss::KlReduction;
 
-use crate::convert::{opt_bool, opt_f64, opt_string};
+use crate::convert::{opt_bool, opt_f64, opt_i64, opt_string};
 use crate::ops::ok;
 use crate::tensor::Tensor;
 use crate::{JsResult, OrJs};
@@ -18,6 +18,9 @@ use crate::{JsResult, OrJs};
 macro_rules! option {
     (f64, $options:expr, $key:expr, $default:expr) => {
         opt_f64($options, $key)?.unwrap_or($default)
+    };
+    (i64, $options:expr, $key:expr, $default:expr) => {
+        opt_i64($options, $key)?.unwrap_or($default)
     };
     (bool, $options:expr, $key:expr, $default:expr) => {
         opt_bool($options, $key)?.unwrap_or($default)
@@ -37,6 +40,9 @@ macro_rules! option {
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_macros))]
 macro_rules! ts_type {
     (f64) => {
+        "number"
+    };
+    (i64) => {
         "number"
     };
     (bool) => {

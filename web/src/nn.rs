@@ -1,4 +1,4 @@
-//! `vkml.nn.functional` for JavaScript: the Rust layer math (linear, conv2d, unfold/fold, pools, losses, dropout) with torch's
+//! `vkml.nn.functional` for JavaScript: the Rust layer math (linear, conv2d, unfold/fold, pools, norms) with torch's
 //! argument names in an options object. Functions taking optional tensors are `_`-named: wasm-bindgen takes
 //! ownership of such arguments, so the package's `index.js` passes fresh handles (`t._handle()`).
 
@@ -9,7 +9,7 @@ use vkml_core::nn::fold::{self, Blocks};
 use vkml_core::nn::functional as nn;
 use vkml_core::nn::norm;
 
-use crate::convert::{field, opt_bool, opt_f64, opt_string, reduction, usize_of};
+use crate::convert::{field, opt_bool, opt_f64, opt_string, usize_of};
 use crate::ops::ok;
 use crate::tensor::Tensor;
 use crate::{type_error, JsResult, OrJs};
@@ -189,41 +189,6 @@ pub fn fold(x: &Tensor, output_size: JsValue, kernel_size: JsValue, options: JsV
 #[wasm_bindgen]
 pub fn adaptive_avg_pool2d(x: &Tensor, output_size: JsValue) -> JsResult<Tensor> {
     ok(conv::adaptive_avg_pool2d(x.core()?, pair_of(&output_size, "output_size")?))
-}
-
-/// `cross_entropy(logits, target, {ignore_index, reduction, label_smoothing}, weight)`: class indices (int64 or
-/// int32) or class probabilities.
-#[wasm_bindgen(js_name = "_cross_entropy")]
-pub fn cross_entropy(input: &Tensor, target: &Tensor, options: JsValue, weight: Option<Tensor>) -> JsResult<Tensor> {
-    let weight = weight.map(|w| w.core().cloned()).transpose()?;
-    let ignore = opt_f64(&options, "ignore_index")?.unwrap_or(-100.0) as i64;
-    let smoothing = opt_f64(&options, "label_smoothing")?.unwrap_or(0.0);
-    let target = class_target(target.core()?)?;
-    ok(nn::cross_entropy(input.core()?, &target, weight.as_ref(), ignore, reduction(&options)?, smoothing))
-}
-
-/// `nll_loss(log_probs, target, {ignore_index, reduction}, weight)`.
-#[wasm_bindgen(js_name = "_nll_loss")]
-pub fn nll_loss(input: &Tensor, target: &Tensor, options: JsValue, weight: Option<Tensor>) -> JsResult<Tensor> {
-    let weight = weight.map(|w| w.core().cloned()).transpose()?;
-    let ignore = opt_f64(&options, "ignore_index")?.unwrap_or(-100.0) as i64;
-    let target = class_target(target.core()?)?;
-    ok(nn::nll_loss(input.core()?, &target, weight.as_ref(), ignore, reduction(&options)?))
-}
-
-/// `dropout(x, {p, training})`: zero elements with probability p and scale the rest by 1/(1 − p).
-#[wasm_bindgen]
-pub fn dropout(x: &Tensor, options: JsValue) -> JsResult<Tensor> {
-    let p = opt_f64(&options, "p")?.unwrap_or(0.5);
-    ok(nn::dropout(x.core()?, p, opt_bool(&options, "training")?.unwrap_or(true)))
-}
-
-/// JavaScript has no int64 arrays in everyday use: int32 class indices are widened to torch's int64 here.
-fn class_target(t: &vkml_core::api::Tensor) -> JsResult<vkml_core::api::Tensor> {
-    match t.dtype() {
-        vkml_core::base::dtype::DType::I32 => t.to_dtype(vkml_core::base::dtype::DType::I64).js(),
-        _ => Ok(t.clone()),
-    }
 }
 
 fn opt_core(t: &Option<Tensor>) -> JsResult<Option<&vkml_core::api::Tensor>> {

@@ -7,8 +7,8 @@
 /// `cb! { $(#[doc = ..] ns name(tensor, .. {optional tensor, ..}; [option: kind = default] ..) => f;)* }`, where `ns`
 /// is the namespace torch has the function in (`torch`, or `F` for `torch.nn.functional`): `f` takes the
 /// tensors, the optional tensors and the options in that order; the brackets keep a default's tokens as written, so
-/// that Python's signature shows them. An option's kind is `f64`, `bool`, `str`, `Reduction` or `KlReduction` (the
-/// last two parsed from torch's strings).
+/// that Python's signature shows them. An option's kind is `f64`, `i64`, `bool`, `str`, `Reduction` or
+/// `KlReduction` (the last two parsed from torch's strings).
 #[macro_export]
 macro_rules! described_functions {
     ($callback:ident) => {
@@ -41,6 +41,18 @@ macro_rules! described_functions {
             /// `huber_loss(input, target, reduction, delta)`: quadratic below delta, delta-scaled linear above.
             F huber_loss(input, target; [reduction: Reduction = "mean"] [delta: f64 = 1.0])
                 => $crate::nn::loss::huber_loss;
+            /// `cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)` on logits: class
+            /// indices (int64, the batch shape) or class probabilities (the input's shape) as the target.
+            F cross_entropy(input, target {weight};
+                [ignore_index: i64 = -100] [reduction: Reduction = "mean"] [label_smoothing: f64 = 0.0])
+                => $crate::nn::functional::cross_entropy;
+            /// `nll_loss(input, target, weight, ignore_index, reduction)`: −input[n, target[n]], weighted by class,
+            /// targets equal to ignore_index left out.
+            F nll_loss(input, target {weight}; [ignore_index: i64 = -100] [reduction: Reduction = "mean"])
+                => $crate::nn::functional::nll_loss;
+            /// `dropout(input, p, training)`: each element zeroed with probability p and the rest scaled by
+            /// 1/(1 − p) while training; the input itself otherwise.
+            F dropout(input; [p: f64 = 0.5] [training: bool = true]) => $crate::nn::functional::dropout;
             /// `binary_cross_entropy(input, target, weight, reduction)` on probabilities.
             F binary_cross_entropy(input, target {weight}; [reduction: Reduction = "mean"])
                 => $crate::nn::loss::binary_cross_entropy;

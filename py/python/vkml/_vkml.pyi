@@ -602,14 +602,24 @@ def celu(input: Tensor, alpha: SupportsFloat | SupportsIndex = 1.0) -> Tensor:
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any | None = None, padding: Any | None = None, dilation: Any | None = None, groups: SupportsIndex = 1) -> Tensor: ...
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any | None = None, padding: Any | None = None, dilation: Any | None = None, groups: SupportsIndex = 1) -> Tensor: ...
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any | None = None, padding: Any | None = None, output_padding: Any | None = None, groups: SupportsIndex = 1, dilation: Any | None = None) -> Tensor: ...
-def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: SupportsIndex = -100, reduction: str = "mean", label_smoothing: SupportsFloat | SupportsIndex = 0.0) -> Tensor: ...
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: SupportsIndex = ..., reduction: str = "mean", label_smoothing: SupportsFloat | SupportsIndex = 0.0) -> Tensor:
+    """
+    `cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)` on logits: class
+    indices (int64, the batch shape) or class probabilities (the input's shape) as the target.
+    """
 
 def devices() -> list[Device]:
     """
     The CPU and every opened Vulkan device.
     """
 
-def dropout(input: Tensor, p: SupportsFloat | SupportsIndex = 0.5, training: bool2 = True) -> Tensor: ...
+def dropout(input: Tensor, p: SupportsFloat | SupportsIndex = 0.5, training: bool2 = True) -> Tensor:
+    """
+    `dropout(input, p, training)`: each element zeroed with probability p and the rest scaled by
+    1/(1 − p) while training; the input itself otherwise.
+    """
+
 def einsum(equation: str, *operands) -> Tensor: ...
 
 def elu(input: Tensor, alpha: SupportsFloat | SupportsIndex = 1.0) -> Tensor:
@@ -695,7 +705,11 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     `mse_loss(input, target, reduction)`: (input − target)², reduced.
     """
 
-def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: SupportsIndex = -100, reduction: str = "mean") -> Tensor: ...
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: SupportsIndex = ..., reduction: str = "mean") -> Tensor:
+    """
+    `nll_loss(input, target, weight, ignore_index, reduction)`: −input[n, target[n]], weighted by class,
+    targets equal to ignore_index left out.
+    """
 
 def one_cycle_at(options: dict, group: dict, step: SupportsFloat | SupportsIndex) -> tuple[float, float]:
     """
