@@ -225,7 +225,6 @@ export declare const nn: {
   cross_entropy: DescribedFunctional["cross_entropy"];
   /** torch.nn.functional: the described functions (generated declarations) and those the package adds. */
   functional: DescribedFunctional & {
-    linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor;
     conv1d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: number; padding?: number | "same" | "valid";
       dilation?: number; groups?: number }): Tensor;
     conv_transpose2d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: Pair; padding?: Pair;
@@ -256,8 +255,6 @@ export declare const nn: {
     one_hot(x: Tensor): Promise<Tensor>;
     softmax(x: Tensor, dim: number): Tensor;
     log_softmax(x: Tensor, dim: number): Tensor;
-    scaled_dot_product_attention(q: Tensor, k: Tensor, v: Tensor,
-      options?: { attn_mask?: Tensor; is_causal?: boolean; scale?: number; dropout_p?: number }): Tensor;
     interpolate(x: Tensor, options: { size?: number | number[]; scale_factor?: number | number[];
       mode?: "nearest" | "linear" | "bilinear"; align_corners?: boolean }): Tensor;
     pad(x: Tensor, pad: number[], options?: { mode?: "constant" | "reflect" | "replicate" | "circular"; value?: number }): Tensor;

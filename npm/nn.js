@@ -17,7 +17,6 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
 
   const F = {
     ...described,
-    linear: (x, weight, bias) => wasm._linear(x, weight, handle(bias)),
     conv1d: (x, weight, bias, options) => wasm._conv1d(x, weight, handle(bias), options),
     conv2d: (x, weight, bias, options) => wasm._conv2d(x, weight, handle(bias), options),
     conv_transpose2d: (x, weight, bias, options) => wasm._conv_transpose2d(x, weight, handle(bias), options),
@@ -47,10 +46,6 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     nll_loss: (input, target, ...rest) => described.nll_loss(input, classIndices(target), ...rest),
     pad: (x, pad, options) => wasm.pad(x, pad, options),
     interpolate: (x, options) => wasm.interpolate(x, options),
-    scaled_dot_product_attention: (q, k, v, options = {}) => {
-      const { attn_mask, ...rest } = options;
-      return wasm._scaled_dot_product_attention(q, k, v, rest, handle(attn_mask));
-    },
     /** A device-computed index is checked at the next read (an out-of-range one is clamped meanwhile). */
     embedding: (input, weight, options = {}) => wasm._embedding(handle(input), handle(weight), options),
     batch_norm: (x, running_mean, running_var, weight, bias, options) =>

@@ -1,8 +1,9 @@
-//! Attention for Python: `F.scaled_dot_product_attention` and the layout behind `nn.MultiheadAttention`.
+//! Attention for Python: the layout behind `nn.MultiheadAttention` (`F.scaled_dot_product_attention` is described
+//! once, `core/src/nn/described.rs`).
 
 use pyo3::prelude::*;
 
-use vkml_core::nn::attention::{scaled_dot_product_attention as sdpa, MhaCall};
+use vkml_core::nn::attention::MhaCall;
 use vkml_core::nn::mha::{Mha, Run};
 
 use crate::convert::{cores, OrPy};
@@ -10,28 +11,6 @@ use crate::pytensor::Tensor;
 
 fn core(t: &Option<PyRef<'_, Tensor>>) -> Option<vkml_core::api::Tensor> {
     t.as_ref().map(|t| t.0.clone())
-}
-
-#[pyfunction]
-#[pyo3(signature = (query, key, value, attn_mask = None, dropout_p = 0.0, is_causal = false, scale = None, enable_gqa = false))]
-#[allow(clippy::too_many_arguments)]
-pub fn scaled_dot_product_attention(
-    query: PyRef<'_, Tensor>,
-    key: PyRef<'_, Tensor>,
-    value: PyRef<'_, Tensor>,
-    attn_mask: Option<PyRef<'_, Tensor>>,
-    dropout_p: f64,
-    is_causal: bool,
-    scale: Option<f64>,
-    enable_gqa: bool,
-) -> PyResult<Tensor> {
-    if enable_gqa {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "scaled_dot_product_attention: enable_gqa=True is not supported (repeat the key/value heads instead)",
-        ));
-    }
-    let mask = core(&attn_mask);
-    Ok(Tensor(sdpa(&query.0, &key.0, &value.0, mask.as_ref(), dropout_p, is_causal, scale).py()?))
 }
 
 /// nn.MultiheadAttention's layout (torch's constructor arguments), initialisation and forward.

@@ -17,6 +17,9 @@ macro_rules! py_type {
     (i64) => {
         i64
     };
+    (maybe_f64) => {
+        Option<f64>
+    };
     (bool) => {
         bool
     };

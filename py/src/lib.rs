@@ -396,12 +396,12 @@ mod _vkml {
     use crate::{
         activation::{hardsigmoid, hardswish, logsigmoid, mish, relu6, selu, silu, softsign},
         affine::PyAffine,
-        attention::{scaled_dot_product_attention, PyMha},
+        attention::PyMha,
         autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode},
         described::{
             addcdiv, addcmul, addmm, binary_cross_entropy, binary_cross_entropy_with_logits, celu, cross_entropy,
-            dropout, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, mse_loss, nll_loss, smooth_l1_loss,
-            softplus,
+            dropout, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, linear, mse_loss, nll_loss,
+            scaled_dot_product_attention, smooth_l1_loss, softplus,
         },
         device::{
             _force_matmul, _has_coop_matmul, _has_wide_matmul, _lose_device, _matmul_pipeline, best_device, devices,
@@ -418,7 +418,7 @@ mod _vkml {
         memory::{_empty_cache, _memory, _reset_peak_memory},
         nn::{
             adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, group_norm, layer_norm,
-            linear, log_softmax, logsumexp, max_pool2d, one_hot, sigmoid, softmax,
+            log_softmax, logsumexp, max_pool2d, one_hot, sigmoid, softmax,
         },
         optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr},
         pad::pad,

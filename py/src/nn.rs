@@ -10,16 +10,6 @@ use crate::convert::{int_list, OrPy};
 use crate::pytensor::Tensor;
 
 #[pyfunction]
-#[pyo3(signature = (input, weight, bias = None))]
-pub fn linear(
-    input: PyRef<'_, Tensor>,
-    weight: PyRef<'_, Tensor>,
-    bias: Option<PyRef<'_, Tensor>>,
-) -> PyResult<Tensor> {
-    Ok(Tensor(nn::linear(&input.0, &weight.0, bias.as_ref().map(|b| &b.0)).py()?))
-}
-
-#[pyfunction]
 pub fn sigmoid(input: PyRef<'_, Tensor>) -> PyResult<Tensor> {
     Ok(Tensor(nn::sigmoid(&input.0).py()?))
 }

@@ -287,3 +287,7 @@ def test_mha_refusals(device):
         f.multi_head_attention_forward(
             x, x, x, E, H, None, None, None, None, False, 0.0, m.out_proj.weight, None, use_separate_proj_weight=True
         )
+    q = vkml.zeros(2, 3, 4, device=device)
+    with pytest.raises(ValueError, match="enable_gqa=True is not supported"):
+        f.scaled_dot_product_attention(q, q, q, enable_gqa=True)
+    assert f.scaled_dot_product_attention(q, q, q, None, 0.0, False, None, False).shape == (2, 3, 4)

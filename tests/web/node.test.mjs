@@ -76,6 +76,15 @@ test("every described function is in torch's namespace, its options positional o
   assert.notDeepEqual(await values(F.nll_loss(logits, y64, null, 0)), await values(F.nll_loss(logits, y64)));
   assert.throws(() => F.nll_loss(logits, y64, { ignore_index: 0.5 }), { name: "TypeError", message: /must be an integer/ });
   await same(F.dropout(x, 0.9, false), x);
+  const [wt, bt] = [t([[1, 2], [3, 4], [5, 6]]), t([0.5, -1, 2])];
+  await same(F.linear(t([[1, -1], [2, 0.5]]), wt, bt), F.linear(t([[1, -1], [2, 0.5]]), wt, { bias: bt }));
+  assert.deepEqual(await values(F.linear(t([[1, -1]]), wt, bt)), [-0.5, -2, 1]);
+  const [qa, ka] = [vkml.randn([2, 3, 4]), vkml.randn([2, 5, 4])];
+  await same(F.scaled_dot_product_attention(qa, ka, ka, null, 0, false, 0.25),
+    F.scaled_dot_product_attention(qa, ka, ka, { scale: 0.25 }));
+  assert.notDeepEqual(await values(F.scaled_dot_product_attention(qa, ka, ka, { scale: 0.25 })),
+    await values(F.scaled_dot_product_attention(qa, ka, ka)));
+  assert.throws(() => F.scaled_dot_product_attention(qa, ka, ka, { enable_gqa: true }), /enable_gqa=True/);
   await same(F.dropout(x, 0), F.dropout(x, { p: 0, training: true }));
   assert.throws(() => F.hardtanh(x, { min: 0 }), { name: "TypeError", message: /unexpected keyword argument 'min'/ });
   assert.throws(() => F.hardtanh(x, 0, 1, 2), { name: "TypeError", message: /at most 3 positional/ });

@@ -1,5 +1,5 @@
-//! Attention for JavaScript: `nn.functional.scaled_dot_product_attention` and the layout behind
-//! `nn.MultiheadAttention`.
+//! Attention for JavaScript: the layout behind `nn.MultiheadAttention` (`scaled_dot_product_attention` is described
+//! once, `core/src/nn/described.rs`).
 
 use wasm_bindgen::prelude::*;
 
@@ -7,30 +7,9 @@ use vkml_core::nn::attention::MhaCall;
 use vkml_core::nn::mha::{Mha as Layout, Run};
 
 use crate::convert::{cores, named_shapes, opt_bool, opt_f64};
-use crate::ops::{int, ok};
+use crate::ops::int;
 use crate::tensor::Tensor;
 use crate::{JsResult, OrJs};
-
-/// `scaled_dot_product_attention(q, k, v, {is_causal, scale, dropout_p}, attn_mask)`.
-#[wasm_bindgen(js_name = "_scaled_dot_product_attention")]
-pub fn scaled_dot_product_attention(
-    q: &Tensor,
-    k: &Tensor,
-    v: &Tensor,
-    options: JsValue,
-    attn_mask: Option<Tensor>,
-) -> JsResult<Tensor> {
-    let mask = attn_mask.as_ref().map(|m| m.core()).transpose()?;
-    ok(vkml_core::nn::attention::scaled_dot_product_attention(
-        q.core()?,
-        k.core()?,
-        v.core()?,
-        mask,
-        opt_f64(&options, "dropout_p")?.unwrap_or(0.0),
-        opt_bool(&options, "is_causal")?.unwrap_or(false),
-        opt_f64(&options, "scale")?,
-    ))
-}
 
 /// nn.MultiheadAttention's layout (torch's constructor arguments), initialisation and forward.
 #[wasm_bindgen(js_name = "_Mha")]

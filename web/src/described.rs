@@ -19,6 +19,9 @@ macro_rules! option {
     (f64, $options:expr, $key:expr, $default:expr) => {
         opt_f64($options, $key)?.unwrap_or($default)
     };
+    (maybe_f64, $options:expr, $key:expr, $default:expr) => {
+        opt_f64($options, $key)?
+    };
     (i64, $options:expr, $key:expr, $default:expr) => {
         opt_i64($options, $key)?.unwrap_or($default)
     };
@@ -44,6 +47,9 @@ macro_rules! ts_type {
     };
     (i64) => {
         "number"
+    };
+    (maybe_f64) => {
+        "number | null"
     };
     (bool) => {
         "boolean"
@@ -91,6 +97,8 @@ macro_rules! bind_described {
     )*) => {
         $(
             #[wasm_bindgen(skip_typescript)]
+            // A row without options (linear) still takes the options object that npm/described.js passes.
+            #[allow(unused_variables)]
             pub fn $name($($t: &Tensor,)+ options: JsValue, $($($ot: Option<Tensor>,)+)?) -> JsResult<Tensor> {
                 $($(let $ot = $ot.as_ref().map(Tensor::core).transpose()?;)+)?
                 ok($f($($t.core()?,)+ $($($ot,)+)? $(option!($kind, &options, stringify!($o), $($v)+),)*))

@@ -6,7 +6,6 @@ use wasm_bindgen::prelude::*;
 
 use vkml_core::nn::conv::{self, Padding};
 use vkml_core::nn::fold::{self, Blocks};
-use vkml_core::nn::functional as nn;
 use vkml_core::nn::norm;
 
 use crate::convert::{field, opt_bool, opt_f64, opt_string, usize_of};
@@ -31,13 +30,6 @@ fn pair_of(v: &JsValue, name: &str) -> JsResult<[usize; 2]> {
     let h = usize_of(arr.get(0).as_f64().unwrap_or(f64::NAN), name)?;
     let w = usize_of(arr.get(1).as_f64().unwrap_or(f64::NAN), name)?;
     Ok([h, w])
-}
-
-/// `linear(x, weight, bias)`: x·weightᵀ + bias.
-#[wasm_bindgen(js_name = "_linear")]
-pub fn linear(x: &Tensor, weight: &Tensor, bias: Option<Tensor>) -> JsResult<Tensor> {
-    let b = bias.as_ref().map(|b| b.core()).transpose()?;
-    ok(nn::linear(x.core()?, weight.core()?, b))
 }
 
 /// `conv2d(x, weight, bias, {stride, padding, dilation, groups})`; padding may be a number, `[h, w]`, "same" or

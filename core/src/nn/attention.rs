@@ -33,8 +33,10 @@ fn causal(l: usize, s: usize, device: crate::base::buffer::DeviceId) -> Result<T
     Tensor::full(&[l, s], Scalar::Bool(true), DType::Bool, device)?.tril(0)
 }
 
-/// `F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale)`: softmax(q·kᵀ·scale + mask)·v
-/// over the last two dims, any leading (batch, head) dims broadcast.
+/// `F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale, enable_gqa)`:
+/// softmax(q·kᵀ·scale + mask)·v over the last two dims, any leading (batch, head) dims broadcast. Grouped-query
+/// attention (`enable_gqa`, fewer key/value heads than query heads) is refused.
+#[allow(clippy::too_many_arguments)]
 pub fn scaled_dot_product_attention(
     q: &Tensor,
     k: &Tensor,
@@ -43,7 +45,14 @@ pub fn scaled_dot_product_attention(
     dropout_p: f64,
     is_causal: bool,
     scale_factor: Option<f64>,
+    enable_gqa: bool,
 ) -> Result<Tensor> {
+    if enable_gqa {
+        return Err(Error::Value(
+            "scaled_dot_product_attention: enable_gqa=True is not supported (repeat the key/value heads instead)"
+                .into(),
+        ));
+    }
     if q.ndim() < 2 || k.ndim() < 2 || v.ndim() < 2 {
         return Err(Error::Runtime("scaled_dot_product_attention: q, k and v need at least 2 dims".into()));
     }

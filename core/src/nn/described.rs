@@ -7,8 +7,8 @@
 /// `cb! { $(#[doc = ..] ns name(tensor, .. {optional tensor, ..}; [option: kind = default] ..) => f;)* }`, where `ns`
 /// is the namespace torch has the function in (`torch`, or `F` for `torch.nn.functional`): `f` takes the
 /// tensors, the optional tensors and the options in that order; the brackets keep a default's tokens as written, so
-/// that Python's signature shows them. An option's kind is `f64`, `i64`, `bool`, `str`, `Reduction` or
-/// `KlReduction` (the last two parsed from torch's strings).
+/// that Python's signature shows them. An option's kind is `f64`, `i64`, `bool`, `str`, `maybe_f64` (a number or
+/// None), `Reduction` or `KlReduction` (the last two parsed from torch's strings).
 #[macro_export]
 macro_rules! described_functions {
     ($callback:ident) => {
@@ -19,6 +19,13 @@ macro_rules! described_functions {
             torch addcmul(input, tensor1, tensor2; [value: f64 = 1.0]) => $crate::api::pointwise::addcmul;
             /// `addcdiv(input, tensor1, tensor2, value)`: input + value·tensor1/tensor2.
             torch addcdiv(input, tensor1, tensor2; [value: f64 = 1.0]) => $crate::api::pointwise::addcdiv;
+            /// `linear(input, weight, bias)`: input @ weightᵀ + bias, weight of shape (out, in).
+            F linear(input, weight {bias};) => $crate::nn::functional::linear;
+            /// `scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)`:
+            /// softmax(query·keyᵀ·scale + attn_mask)·value, scale 1/√E unless given; a bool mask keeps where true.
+            F scaled_dot_product_attention(query, key, value {attn_mask};
+                [dropout_p: f64 = 0.0] [is_causal: bool = false] [scale: maybe_f64 = None] [enable_gqa: bool = false])
+                => $crate::nn::attention::scaled_dot_product_attention;
             /// `hardtanh(input, min_val, max_val)`: the input clamped to [min_val, max_val].
             F hardtanh(input; [min_val: f64 = -1.0] [max_val: f64 = 1.0]) => $crate::nn::activation::hardtanh;
             /// `leaky_relu(input, negative_slope)`: x, or negative_slope·x below 0.

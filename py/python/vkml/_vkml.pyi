@@ -684,7 +684,11 @@ def leaky_relu(input: Tensor, negative_slope: SupportsFloat | SupportsIndex = 0.
     `leaky_relu(input, negative_slope)`: x, or negative_slope·x below 0.
     """
 
-def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor: ...
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """
+    `linear(input, weight, bias)`: input @ weightᵀ + bias, weight of shape (out, in).
+    """
+
 def linspace(start: SupportsFloat | SupportsIndex, end: SupportsFloat | SupportsIndex, steps: SupportsIndex, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 
 def load(path: str | PathLike[str], device: Any | None = None) -> dict:
@@ -765,7 +769,11 @@ def save(obj: Any, path: str | PathLike[str], metadata: dict | None = None) -> N
     Save a mapping of names to tensors (a `state_dict`) as safetensors; `metadata` maps strings to strings.
     """
 
-def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None, dropout_p: SupportsFloat | SupportsIndex = 0.0, is_causal: bool2 = False, scale: SupportsFloat | SupportsIndex | None = None, enable_gqa: bool2 = False) -> Tensor: ...
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None, dropout_p: SupportsFloat | SupportsIndex = 0.0, is_causal: bool2 = False, scale: SupportsFloat | SupportsIndex | None = None, enable_gqa: bool2 = False) -> Tensor:
+    """
+    `scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)`:
+    softmax(query·keyᵀ·scale + attn_mask)·value, scale 1/√E unless given; a bool mask keeps where true.
+    """
 
 def schedule_lr(kind: str, options: dict, base: SupportsFloat | SupportsIndex, epoch: SupportsFloat | SupportsIndex) -> float:
     """
