@@ -1,10 +1,11 @@
 // The functions the engine describes once (`_described()`), placed in torch's namespaces: the tensors first, then
 // the optional tensors and the options in torch's order, positionally or as one object (JavaScript's keywords), so
-// `F.elu(x, 0.5)` and `F.elu(x, { alpha: 0.5 })` are torch's `F.elu(x, 0.5)` and `F.elu(x, alpha=0.5)`.
+// `F.elu(x, 0.5)` and `F.elu(x, { alpha: 0.5 })` are torch's `F.elu(x, 0.5)` and `F.elu(x, alpha=0.5)`. A row of
+// torch's Tensor namespace is a function of `torch` and a method of Tensor, its first tensor the method's own.
 
-/** `{ torch: {name: fn}, F: {name: fn} }` for every described row. */
+/** `{ torch: {name: fn}, F: {name: fn} }` for every described row; the Tensor rows also become Tensor's methods. */
 export function makeDescribed(wasm, { Tensor, handle }) {
-  const spaces = { torch: {}, F: {} };
+  const spaces = { torch: {}, F: {}, Tensor: {} };
   const isOptions = (v) =>
     v !== null && typeof v === "object" && !(v instanceof Tensor) && !Array.isArray(v) && !ArrayBuffer.isView(v);
   for (const [ns, name, count, optional, options] of wasm._described()) {
@@ -34,5 +35,11 @@ export function makeDescribed(wasm, { Tensor, handle }) {
       return wasm[name](...args.slice(0, count), values, ...optional.map((key) => handle(given[key])));
     };
   }
-  return spaces;
+  for (const [name, fn] of Object.entries(spaces.Tensor)) {
+    spaces.torch[name] = fn;
+    Tensor.prototype[name] = function (...args) {
+      return fn(this, ...args);
+    };
+  }
+  return { torch: spaces.torch, F: spaces.F };
 }

@@ -96,6 +96,11 @@ export declare function profile(fn: () => unknown | Promise<unknown>): Promise<P
 export declare const addmm: DescribedTorch["addmm"];
 export declare const addcmul: DescribedTorch["addcmul"];
 export declare const addcdiv: DescribedTorch["addcdiv"];
+export declare const diagonal: DescribedTorch["diagonal"];
+export declare const diag: DescribedTorch["diag"];
+export declare const tril: DescribedTorch["tril"];
+export declare const triu: DescribedTorch["triu"];
+export declare const nan_to_num: DescribedTorch["nan_to_num"];
 export declare function einsum(equation: string, operands: Iterable<Tensor>): Tensor;
 export declare function backward(t: Tensor, gradient?: Tensor, options?: { retain_graph?: boolean }): void;
 export declare function where(cond: Tensor, a: Tensor, b: Tensor): Tensor;

@@ -85,7 +85,7 @@ export const {
 
 const described = makeDescribed(wasm, { Tensor, handle });
 /** The described functions of torch's own namespace (a Node test checks that each is exported here). */
-export const { addmm, addcmul, addcdiv } = described.torch;
+export const { addmm, addcmul, addcdiv, diagonal, diag, tril, triu, nan_to_num } = described.torch;
 
 /** `vkml.bernoulli(p)`: 1 with probability p (each element). */
 export const bernoulli = (p) => p.bernoulli();

@@ -1,5 +1,6 @@
 //! The functions `vkml_core::described_functions!` describes, bound for Python: torch's keyword names and defaults
-//! (optional tensors default to None), the description's documentation as the docstring.
+//! (optional tensors default to None), the description's documentation as the docstring; `_described()` lists them
+//! so that `vkml._methods` binds the `Tensor` rows as methods too.
 
 use pyo3::prelude::*;
 
@@ -70,6 +71,12 @@ macro_rules! bind_described {
                 Ok(Tensor(py.detach(|| $f($(&$t,)+ $($($ot.as_ref(),)+)? $($o,)*)).py()?))
             }
         )*
+
+        /// Each described function as (namespace, name): `vkml._methods` makes the `Tensor` rows methods.
+        #[pyfunction]
+        pub fn _described() -> Vec<(&'static str, &'static str)> {
+            vec![$((stringify!($ns), stringify!($name))),*]
+        }
     };
 }
 vkml_core::described_functions!(bind_described);

@@ -399,9 +399,9 @@ mod _vkml {
         attention::PyMha,
         autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode},
         described::{
-            addcdiv, addcmul, addmm, binary_cross_entropy, binary_cross_entropy_with_logits, celu, cross_entropy,
-            dropout, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu, linear, mse_loss, nll_loss,
-            scaled_dot_product_attention, smooth_l1_loss, softplus,
+            _described, addcdiv, addcmul, addmm, binary_cross_entropy, binary_cross_entropy_with_logits, celu,
+            cross_entropy, diag, diagonal, dropout, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu,
+            linear, mse_loss, nan_to_num, nll_loss, scaled_dot_product_attention, smooth_l1_loss, softplus, tril, triu,
         },
         device::{
             _force_matmul, _has_coop_matmul, _has_wide_matmul, _lose_device, _matmul_pipeline, best_device, devices,
@@ -411,10 +411,7 @@ mod _vkml {
         gather::{_gather, _index_select, _scatter, _take_along_dim, embedding},
         interpolate::interpolate,
         io::{load, save},
-        math::{
-            _binary, _clamp, _diag, _diagonal, _lerp, _masked_fill, _moment, _nan_to_num, _product, _roll, _unary,
-            _update,
-        },
+        math::{_binary, _clamp, _lerp, _masked_fill, _moment, _product, _roll, _unary, _update},
         memory::{_empty_cache, _memory, _reset_peak_memory},
         nn::{
             adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, group_norm, layer_norm,

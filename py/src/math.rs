@@ -56,12 +56,6 @@ pub fn _update(t: PyRef<'_, Tensor>, other: &Bound<'_, PyAny>, op: &str) -> PyRe
 }
 
 #[pyfunction]
-#[pyo3(signature = (t, nan = 0.0, posinf = None, neginf = None))]
-pub fn _nan_to_num(t: PyRef<'_, Tensor>, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> PyResult<Tensor> {
-    Ok(Tensor(t.0.nan_to_num(nan, posinf, neginf).py()?))
-}
-
-#[pyfunction]
 #[pyo3(signature = (t, min = None, max = None))]
 pub fn _clamp(
     t: PyRef<'_, Tensor>,
@@ -131,16 +125,4 @@ pub fn _roll(t: PyRef<'_, Tensor>, shifts: &Bound<'_, PyAny>, dims: Option<&Boun
         _ => vec![],
     };
     Ok(Tensor(t.0.roll(&int_list(shifts)?, &dims).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (t, offset = 0, dim1 = 0, dim2 = 1))]
-pub fn _diagonal(t: PyRef<'_, Tensor>, offset: i64, dim1: i64, dim2: i64) -> PyResult<Tensor> {
-    Ok(Tensor(t.0.diagonal(offset, dim1, dim2).py()?))
-}
-
-#[pyfunction]
-#[pyo3(signature = (t, diagonal = 0))]
-pub fn _diag(t: PyRef<'_, Tensor>, diagonal: i64) -> PyResult<Tensor> {
-    Ok(Tensor(t.0.diag(diagonal).py()?))
 }

@@ -394,14 +394,6 @@ impl Tensor {
     fn tile(&self, dims: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         Ok(Tensor(self.0.tile(&int_list(dims)?).py()?))
     }
-    #[pyo3(signature = (diagonal = 0))]
-    fn tril(&self, diagonal: i64) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.tril(diagonal).py()?))
-    }
-    #[pyo3(signature = (diagonal = 0))]
-    fn triu(&self, diagonal: i64) -> PyResult<Tensor> {
-        Ok(Tensor(self.0.triu(diagonal).py()?))
-    }
     #[pyo3(signature = (split_size_or_sections, dim = 0))]
     fn split<'py>(
         &self,

@@ -48,13 +48,23 @@ test("every described function is in torch's namespace, its options positional o
   const engine = await import(pathToFileURL(resolve(pkg, "pkg/vkml_web.js")).href);
   const t = (v) => vkml.tensor(v);
   const x = t([-2, -0.5, 0, 0.5, 2]);
-  const rows = { torch: vkml, F: vkml.nn.functional };
+  const rows = { torch: vkml, F: vkml.nn.functional, Tensor: vkml };
   const placed = [];
   for (const [ns, name] of engine._described()) {
     assert.equal(typeof rows[ns][name], "function", `${ns}.${name}`);
+    if (ns === "Tensor") assert.equal(typeof vkml.Tensor.prototype[name], "function", `Tensor.${name}`);
     placed.push(name);
   }
   assert.ok(placed.includes("hardtanh") && placed.includes("addmm"));
+  // A Tensor row is a function of vkml and a method, positional or one object.
+  const m = vkml.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
+  const rowsOf = async (a) => Array.from(await a.data());
+  assert.deepEqual(await rowsOf(m.tril(-1)), [0, 0, 0, 4, 0, 0, 7, 8, 0]);
+  assert.deepEqual(await rowsOf(vkml.tril(m, -1)), await rowsOf(m.tril({ diagonal: -1 })));
+  assert.deepEqual(await rowsOf(m.diagonal(1)), [2, 6]);
+  assert.deepEqual(await rowsOf(vkml.diagonal(m, { dim1: 1, dim2: 0 })), [1, 5, 9]);
+  assert.deepEqual(await rowsOf(vkml.tensor([NaN, Infinity, -1]).nan_to_num({ posinf: 5 })), [0, 5, -1]);
+  assert.throws(() => m.triu(0.5), { name: "TypeError", message: /must be an integer/ });
   const F = vkml.nn.functional;
   const values = async (a) => Array.from(await a.data());
   const same = async (a, b) => assert.deepEqual(await values(a), await values(b));

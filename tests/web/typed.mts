@@ -49,6 +49,8 @@ const [seq, hn] = gru.forward(vkml.randn([7, 2, 3]));
 const clipped: vkml.Tensor = nn.functional.hardtanh(q, -0.5, 0.5);
 const fused: vkml.Tensor = vkml.addcmul(q, q, clipped, { value: 0.5 });
 const bce = nn.functional.binary_cross_entropy_with_logits(q, vkml.rand([2, 4, 6]), { reduction: "sum" });
+// Described methods: merged into Tensor's declaration.
+const lower: vkml.Tensor = vkml.tril(q.sum(0), -1).triu({ diagonal: -1 }).nan_to_num(0, null, -1);
 const prof = await vkml.profile(async () => {
   await model.forward(x).sum().item();
 });
@@ -60,7 +62,8 @@ norm.reset_parameters();
 const stack = new nn.Sequential(new nn.Linear(6, 6), new nn.ReLU(), new nn.Dropout(0.1));
 console.log(`typed example: loss ${epochLoss(0).toFixed(3)} → ${epochLoss(9).toFixed(3)}, attention ` +
   `[${att.shape}] weights [${weights?.shape}], encoder [${enc.shape}], GRU [${seq.shape}] [${hn.shape}], ` +
-  `${stack.parameters().length} Sequential parameters, addcmul [${fused.shape}], BCE [${bce.shape}]`);
+  `${stack.parameters().length} Sequential parameters, addcmul [${fused.shape}], BCE [${bce.shape}], ` +
+  `tril [${lower.shape}]`);
 
 // Mistakes the declarations refuse (never run).
 export function mistakes(): void {
@@ -74,4 +77,6 @@ export function mistakes(): void {
   nn.functional.mse_loss(x, x, { reduction: "avg" });
   // @ts-expect-error: the described options are torch's names
   nn.functional.elu(x, { slope: 1 });
+  // @ts-expect-error: a described method's options too
+  x.tril({ k: 1 });
 }

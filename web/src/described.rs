@@ -65,15 +65,33 @@ macro_rules! ts_type {
     };
 }
 
-/// One row's declarations if it belongs to the namespace asked for (the first token), else nothing: the documented
-/// positional form, then the options-object form.
+/// One row's declarations if it belongs to the namespace asked for (the first token; `method` asks for the `Tensor`
+/// rows as methods, without their first tensor), else nothing: the documented positional form, then the
+/// options-object form.
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_macros))]
 macro_rules! ts_row {
     (torch torch $($row:tt)*) => {
         ts_row!(@ $($row)*)
     };
+    (torch Tensor $($row:tt)*) => {
+        ts_row!(@ $($row)*)
+    };
     (F F $($row:tt)*) => {
         ts_row!(@ $($row)*)
+    };
+    (method Tensor [$($doc:literal)*] $name:ident [$t0:ident $($t:ident)*] [$($ot:ident)*]
+        [$($o:ident $kind:ident [$($v:tt)+])*]) => {
+        concat!(
+            "  /**", $($doc, "\n   *",)* " Options (positional after the tensors, in this order, or one object):",
+            $(" ", stringify!($ot), " = null;",)* $(" ", stringify!($o), " = ", $(stringify!($v),)+ ";",)*
+            "\n   */\n  ", stringify!($name), "(", $(stringify!($t), ": Tensor, ",)*
+            $(stringify!($ot), "?: Tensor | null, ",)* $(stringify!($o), "?: ", ts_type!($kind), ", ",)* "): Tensor;\n  ",
+            stringify!($name), "(", $(stringify!($t), ": Tensor, ",)* "options?: {",
+            $(" ", stringify!($ot), "?: Tensor | null;",)* $(" ", stringify!($o), "?: ", ts_type!($kind), ";",)* " }): Tensor;\n"
+        )
+    };
+    (method $ns:ident $($row:tt)*) => {
+        ""
     };
     ($want:ident $ns:ident $($row:tt)*) => {
         ""
@@ -128,6 +146,9 @@ macro_rules! bind_described {
             "/** torch's functions of the `torch` namespace that the engine describes once (vkml.addmm, ...). */\n",
             "export interface DescribedTorch {\n",
             $(ts_row!(torch $ns [$($doc)*] $name [$($t)+] [$($($ot)+)?] [$($o $kind [$($v)+])*]),)*
+            "}\n/** torch.Tensor's methods that the engine describes once (x.tril(), ...), merged into the class. */\n",
+            "export interface Tensor {\n",
+            $(ts_row!(method $ns [$($doc)*] $name [$($t)+] [$($($ot)+)?] [$($o $kind [$($v)+])*]),)*
             "}\n/** torch.nn.functional's functions that the engine describes once (vkml.nn.functional...). */\n",
             "export interface DescribedFunctional {\n",
             $(ts_row!(F $ns [$($doc)*] $name [$($t)+] [$($($ot)+)?] [$($o $kind [$($v)+])*]),)*

@@ -171,11 +171,6 @@ impl Tensor {
         ok(self.core()?.std(dims(&dim)?.as_deref(), c, k))
     }
 
-    /// `nan_to_num(nan = 0, posinf, neginf)`.
-    pub fn nan_to_num(&self, nan: Option<f64>, posinf: Option<f64>, neginf: Option<f64>) -> JsResult<Tensor> {
-        ok(self.core()?.nan_to_num(nan.unwrap_or(0.0), posinf, neginf))
-    }
-
     /// `clamp(min, max)` with numbers (null or undefined for no bound).
     pub fn clamp(&self, min: Option<f64>, max: Option<f64>) -> JsResult<Tensor> {
         let lo = min.map(|v| Operand::Scalar(Scalar::Float(v)));
@@ -209,15 +204,6 @@ impl Tensor {
         let shifts = self::dims(&shifts)?.unwrap_or_default();
         let dims = self::dims(&dims)?.unwrap_or_default();
         ok(self.core()?.roll(&shifts, &dims))
-    }
-
-    pub fn diagonal(&self, offset: Option<i32>, dim1: Option<i32>, dim2: Option<i32>) -> JsResult<Tensor> {
-        let (o, d1, d2) = (offset.unwrap_or(0), dim1.unwrap_or(0), dim2.unwrap_or(1));
-        ok(self.core()?.diagonal(o.into(), d1.into(), d2.into()))
-    }
-
-    pub fn diag(&self, diagonal: Option<i32>) -> JsResult<Tensor> {
-        ok(self.core()?.diag(diagonal.unwrap_or(0).into()))
     }
 
     pub fn sum(&self, dim: JsValue, keepdim: Option<bool>) -> JsResult<Tensor> {
@@ -282,14 +268,6 @@ impl Tensor {
             None => Ok(ok(self.core()?.min_all())?.into()),
             Some(d) => pair(self.core()?.min_dim(int(d, "dim")?, keepdim.unwrap_or(false))),
         }
-    }
-
-    pub fn tril(&self, diagonal: Option<f64>) -> JsResult<Tensor> {
-        ok(self.core()?.tril(int(diagonal.unwrap_or(0.0), "diagonal")?))
-    }
-
-    pub fn triu(&self, diagonal: Option<f64>) -> JsResult<Tensor> {
-        ok(self.core()?.triu(int(diagonal.unwrap_or(0.0), "diagonal")?))
     }
 
     pub fn tile(&self, dims: JsValue) -> JsResult<Tensor> {

@@ -5,7 +5,8 @@
 
 /// `described_functions!(cb)` expands
 /// `cb! { $(#[doc = ..] ns name(tensor, .. {optional tensor, ..}; [option: kind = default] ..) => f;)* }`, where `ns`
-/// is the namespace torch has the function in (`torch`, or `F` for `torch.nn.functional`): `f` takes the
+/// is the namespace torch has the function in (`torch`, `F` for `torch.nn.functional`, or `Tensor` for a function of
+/// `torch` that is also a method of `torch.Tensor`, its first tensor the method's tensor): `f` takes the
 /// tensors, the optional tensors and the options in that order; the brackets keep a default's tokens as written, so
 /// that Python's signature shows them. An option's kind is `f64`, `i64`, `bool`, `str`, `maybe_f64` (a number or
 /// None), `Reduction` or `KlReduction` (the last two parsed from torch's strings).
@@ -13,6 +14,22 @@
 macro_rules! described_functions {
     ($callback:ident) => {
         $callback! {
+            /// `diagonal(input, offset, dim1, dim2)`: a view of the elements (i, i + offset) of dims dim1 and dim2, as
+            /// a new last dim.
+            Tensor diagonal(input; [offset: i64 = 0] [dim1: i64 = 0] [dim2: i64 = 1]) => $crate::api::Tensor::diagonal;
+            /// `diag(input, diagonal)`: a vector placed on a diagonal of a square matrix of zeros, or a matrix's
+            /// diagonal as a new vector.
+            Tensor diag(input; [diagonal: i64 = 0]) => $crate::api::Tensor::diag;
+            /// `tril(input, diagonal)`: the lower triangle of the last two dims (col − row ≤ diagonal), zeros
+            /// elsewhere.
+            Tensor tril(input; [diagonal: i64 = 0]) => $crate::api::Tensor::tril;
+            /// `triu(input, diagonal)`: the upper triangle of the last two dims (col − row ≥ diagonal), zeros
+            /// elsewhere.
+            Tensor triu(input; [diagonal: i64 = 0]) => $crate::api::Tensor::triu;
+            /// `nan_to_num(input, nan, posinf, neginf)`: NaN and the infinities replaced, the infinities by the
+            /// dtype's largest finite values unless given; integer and bool tensors come back as copies.
+            Tensor nan_to_num(input; [nan: f64 = 0.0] [posinf: maybe_f64 = None] [neginf: maybe_f64 = None])
+                => $crate::api::Tensor::nan_to_num;
             /// `addmm(input, mat1, mat2, beta, alpha)`: beta·input + alpha·(mat1 @ mat2).
             torch addmm(input, mat1, mat2; [beta: f64 = 1.0] [alpha: f64 = 1.0]) => $crate::api::linalg::addmm;
             /// `addcmul(input, tensor1, tensor2, value)`: input + value·tensor1·tensor2.

@@ -2,6 +2,7 @@
 class keeps a core set of methods within the line limit: the unary math family, the division family, clamping,
 moments, fixed-rank products and rearrangements, with torch's names, aliases and operators (% and //)."""
 
+import inspect
 from numbers import Number
 from typing import Any, NamedTuple
 
@@ -82,10 +83,6 @@ def __ipow__(self, other) -> Tensor:
     return self
 
 
-def nan_to_num(self, nan=0.0, posinf=None, neginf=None) -> Tensor:
-    return _vkml._nan_to_num(self, nan, posinf, neginf)
-
-
 def clamp(self, min=None, max=None) -> Tensor:
     return _vkml._clamp(self, min, max)
 
@@ -129,14 +126,6 @@ def masked_fill(self, mask, value) -> Tensor:
 
 def roll(self, shifts, dims=None) -> Tensor:
     return _vkml._roll(self, shifts, dims)
-
-
-def diagonal(self, offset=0, dim1=0, dim2=1) -> Tensor:
-    return _vkml._diagonal(self, offset, dim1, dim2)
-
-
-def diag(self, diagonal=0) -> Tensor:
-    return _vkml._diag(self, diagonal)
 
 
 def gather(self, dim, index, *, sparse_grad=False) -> Tensor:
@@ -231,7 +220,6 @@ def topk(self, k, dim=-1, largest=True, sorted=True) -> Any:
 
 
 for _fn in (
-    nan_to_num,
     pow_,
     __ipow__,
     clamp,
@@ -245,8 +233,6 @@ for _fn in (
     lerp,
     masked_fill,
     roll,
-    diagonal,
-    diag,
     gather,
     scatter,
     scatter_add,
@@ -267,6 +253,25 @@ for _fn in (
 ):
     _method(_fn.__name__, _fn, f"torch.Tensor.{_fn.__name__}, with torch's arguments.")
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")
+
+
+def _described(fn):
+    """The method form of a function the engine describes once in torch's Tensor namespace
+    (`core/src/nn/described.rs`): the tensor is its first argument, and its signature and docs are the function's."""
+
+    def method(self, *args, **kwargs) -> Tensor:
+        return fn(self, *args, **kwargs)
+
+    sig = inspect.signature(fn)
+    first, *rest = sig.parameters.values()
+    method.__signature__ = sig.replace(parameters=[first.replace(name="self"), *rest], return_annotation=Tensor)
+    return method
+
+
+for _ns, _name in _vkml._described():
+    if _ns == "Tensor":
+        _method(_name, _described(getattr(_vkml, _name)), getattr(_vkml, _name).__doc__)
+del _ns, _name
 
 
 def is_floating_point(self) -> bool:

@@ -9,7 +9,7 @@ from os import PathLike
 from typing import Any, Final, SupportsFloat, SupportsIndex, final
 from typing_extensions import disjoint_base
 
-__all__ = ["__version__", "bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_diag", "_diagonal", "_empty", "_empty_cache", "_force_matmul", "_gather", "_has_coop_matmul", "_has_wide_matmul", "_index_select", "_lerp", "_lose_device", "_masked_fill", "_matmul_pipeline", "_memory", "_moment", "_multinomial", "_nan_to_num", "_norm", "_normal", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_reset_peak_memory", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "dropout", "einsum", "elu", "embedding", "eye", "fold", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "unfold", "where", "zeros"]
+__all__ = ["__version__", "bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_described", "_empty", "_empty_cache", "_force_matmul", "_gather", "_has_coop_matmul", "_has_wide_matmul", "_index_select", "_lerp", "_lose_device", "_masked_fill", "_matmul_pipeline", "_memory", "_moment", "_multinomial", "_norm", "_normal", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_reset_peak_memory", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "diag", "diagonal", "dropout", "einsum", "elu", "embedding", "eye", "fold", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nan_to_num", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "tril", "triu", "unfold", "where", "zeros"]
 
 __version__: Final[str]
 """
@@ -201,8 +201,6 @@ class Tensor:
     def tile(self, /, dims: Any) -> Tensor: ...
     def tolist(self, /) -> Any: ...
     def transpose(self, /, dim0: SupportsIndex, dim1: SupportsIndex) -> Tensor: ...
-    def tril(self, /, diagonal: SupportsIndex = 0) -> Tensor: ...
-    def triu(self, /, diagonal: SupportsIndex = 0) -> Tensor: ...
     def unbind(self, /, dim: SupportsIndex = 0) -> tuple: ...
     def unsqueeze(self, /, dim: SupportsIndex) -> Tensor: ...
     def zero_(self, /) -> Tensor: ...
@@ -314,6 +312,8 @@ class Tensor:
     def tanh(self) -> Tensor: ...
     def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None) -> Tensor: ...
     def topk(self, k, dim=-1, largest=True, sorted=True) -> Any: ...
+    def tril(self, diagonal=0) -> Tensor: ...
+    def triu(self, diagonal=0) -> Tensor: ...
     def trunc(self) -> Tensor: ...
     def uniform_(self, from_=0.0, to=1.0, *, generator=None) -> Tensor: ...
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor: ...
@@ -436,8 +436,12 @@ def _build_profile() -> str:
 
 def _clamp(t: Tensor, min: Any | None = None, max: Any | None = None) -> Tensor: ...
 def _cumulative(t: Tensor, dim: SupportsIndex, prod: bool2, dtype: Any | None = None) -> Tensor: ...
-def _diag(t: Tensor, diagonal: SupportsIndex = 0) -> Tensor: ...
-def _diagonal(t: Tensor, offset: SupportsIndex = 0, dim1: SupportsIndex = 0, dim2: SupportsIndex = 1) -> Tensor: ...
+
+def _described() -> list[tuple[str, str]]:
+    """
+    Each described function as (namespace, name): `vkml._methods` makes the `Tensor` rows methods.
+    """
+
 def _empty(size: SupportsGetItem[int, SupportsIndex], dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 
 def _empty_cache(device: Any) -> None:
@@ -492,7 +496,6 @@ def _moment(t: Tensor, is_std: bool2, dim: Any | None = None, unbiased: bool2 | 
     """
 
 def _multinomial(probs: Tensor, num_samples: SupportsIndex, replacement: bool2) -> Tensor: ...
-def _nan_to_num(t: Tensor, nan: SupportsFloat | SupportsIndex = 0.0, posinf: SupportsFloat | SupportsIndex | None = None, neginf: SupportsFloat | SupportsIndex | None = None) -> Tensor: ...
 def _norm(t: Tensor, p: Any, dim: Any | None = None, keepdim: bool2 = False) -> Tensor: ...
 
 def _normal(mean: Any, std: Any, size: SupportsGetItem[int, SupportsIndex] | None = None, dtype: Any | None = None, device: Any | None = None) -> Tensor:
@@ -614,6 +617,18 @@ def devices() -> list[Device]:
     The CPU and every opened Vulkan device.
     """
 
+def diag(input: Tensor, diagonal: SupportsIndex = 0) -> Tensor:
+    """
+    `diag(input, diagonal)`: a vector placed on a diagonal of a square matrix of zeros, or a matrix's
+    diagonal as a new vector.
+    """
+
+def diagonal(input: Tensor, offset: SupportsIndex = 0, dim1: SupportsIndex = 0, dim2: SupportsIndex = 1) -> Tensor:
+    """
+    `diagonal(input, offset, dim1, dim2)`: a view of the elements (i, i + offset) of dims dim1 and dim2, as
+    a new last dim.
+    """
+
 def dropout(input: Tensor, p: SupportsFloat | SupportsIndex = 0.5, training: bool2 = True) -> Tensor:
     """
     `dropout(input, p, training)`: each element zeroed with probability p and the rest scaled by
@@ -707,6 +722,12 @@ def mish(input: Tensor) -> Tensor: ...
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """
     `mse_loss(input, target, reduction)`: (input − target)², reduced.
+    """
+
+def nan_to_num(input: Tensor, nan: SupportsFloat | SupportsIndex = 0.0, posinf: SupportsFloat | SupportsIndex | None = None, neginf: SupportsFloat | SupportsIndex | None = None) -> Tensor:
+    """
+    `nan_to_num(input, nan, posinf, neginf)`: NaN and the infinities replaced, the infinities by the
+    dtype's largest finite values unless given; integer and bool tensors come back as copies.
     """
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: SupportsIndex = ..., reduction: str = "mean") -> Tensor:
@@ -809,6 +830,19 @@ def stack(tensors: Any, dim: SupportsIndex = 0) -> Tensor: ...
 def stats() -> dict: ...
 def synchronize() -> None: ...
 def tensor(data: Any, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
+
+def tril(input: Tensor, diagonal: SupportsIndex = 0) -> Tensor:
+    """
+    `tril(input, diagonal)`: the lower triangle of the last two dims (col − row ≤ diagonal), zeros
+    elsewhere.
+    """
+
+def triu(input: Tensor, diagonal: SupportsIndex = 0) -> Tensor:
+    """
+    `triu(input, diagonal)`: the upper triangle of the last two dims (col − row ≥ diagonal), zeros
+    elsewhere.
+    """
+
 def unfold(input: Tensor, kernel_size: Any, dilation: Any | None = None, padding: Any | None = None, stride: Any | None = None) -> Tensor: ...
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:
