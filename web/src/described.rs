@@ -90,9 +90,6 @@ macro_rules! ts_row {
             $(" ", stringify!($ot), "?: Tensor | null;",)* $(" ", stringify!($o), "?: ", ts_type!($kind), ";",)* " }): Tensor;\n"
         )
     };
-    (method $ns:ident $($row:tt)*) => {
-        ""
-    };
     ($want:ident $ns:ident $($row:tt)*) => {
         ""
     };

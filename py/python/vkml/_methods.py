@@ -255,7 +255,7 @@ for _fn in (
 _method("clip", clamp, "torch.Tensor.clip, as clamp.")
 
 
-def _described(fn):
+def _method_of(fn):
     """The method form of a function the engine describes once in torch's Tensor namespace
     (`core/src/nn/described.rs`): the tensor is its first argument, and its signature and docs are the function's."""
 
@@ -270,8 +270,9 @@ def _described(fn):
 
 for _ns, _name in _vkml._described():
     if _ns == "Tensor":
-        _method(_name, _described(getattr(_vkml, _name)), getattr(_vkml, _name).__doc__)
-del _ns, _name
+        _fn = getattr(_vkml, _name)
+        _method(_name, _method_of(_fn), _fn.__doc__)
+del _ns, _name, _fn
 
 
 def is_floating_point(self) -> bool:
