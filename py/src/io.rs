@@ -1,5 +1,7 @@
 //! `vkml.save` / `vkml.load`: state dicts in safetensors files (the format is `vkml_core::api::io`).
 
+use std::collections::HashMap;
+
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
@@ -60,28 +62,35 @@ fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.persist(path).map(|_| ()).map_err(|e| e.error)
 }
 
-/// A checkpoint value as a Python object (dicts keep their order).
-fn to_py(py: Python<'_>, v: Value) -> PyResult<Bound<'_, PyAny>> {
+/// A checkpoint value as a Python object (dicts keep their order); a value the checkpoint shares is one object,
+/// which `given` holds by its id from where it first appears.
+fn to_py<'py>(py: Python<'py>, v: Value, given: &mut HashMap<usize, Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    let mut all = |items: Vec<Value>| items.into_iter().map(|x| to_py(py, x, given)).collect::<PyResult<Vec<_>>>();
     Ok(match v {
         Value::None => py.None().into_bound(py),
         Value::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
         Value::Int(i) => i.into_pyobject(py)?.into_any(),
         Value::Float(f) => f.into_pyobject(py)?.into_any(),
         Value::Str(s) => s.into_pyobject(py)?.into_any(),
-        Value::List(items) => {
-            PyList::new(py, items.into_iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any()
-        }
-        Value::Tuple(items) => {
-            PyTuple::new(py, items.into_iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any()
-        }
+        Value::List(items) => PyList::new(py, all(items)?)?.into_any(),
+        Value::Tuple(items) => PyTuple::new(py, all(items)?)?.into_any(),
         Value::Dict(pairs) => {
             let d = PyDict::new(py);
             for (k, v) in pairs {
-                d.set_item(to_py(py, k)?, to_py(py, v)?)?;
+                d.set_item(to_py(py, k, given)?, to_py(py, v, given)?)?;
             }
             d.into_any()
         }
         Value::Tensor(t) => Bound::new(py, Tensor(t))?.into_any(),
+        Value::Shared(id, v) => {
+            let ob = to_py(py, *v, given)?;
+            given.insert(id, ob.clone());
+            ob
+        }
+        Value::Ref(id) => given
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| PyValueError::new_err("the checkpoint refers to a value before it is complete"))?,
         Value::Storage(..) | Value::Global(_) | Value::Mark => {
             return Err(PyValueError::new_err("the checkpoint ends with a bare storage or callable, not data"))
         }
@@ -101,7 +110,7 @@ pub fn load<'py>(
     let dev = opt_device(device)?;
     if bytes.starts_with(b"PK\x03\x04") {
         let v = py.detach(|| load_torch(&bytes, dev)).py()?;
-        return to_py(py, v)?
+        return to_py(py, v, &mut HashMap::new())?
             .cast_into::<PyDict>()
             .map_err(|_| PyValueError::new_err(format!("{} holds a checkpoint that is not a dict", path.display())));
     }

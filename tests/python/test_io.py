@@ -93,30 +93,44 @@ def test_deeply_nested_pickles_are_refused_not_a_stack_overflow(tmp_path):
     assert depth == 499 and got == []
 
 
-def test_memo_references_that_multiply_are_refused(tmp_path):
+def test_memo_references_that_multiply_load_shared_or_are_refused(tmp_path):
     """A "billion laughs" pickle: each level lists the previous one ten times through memo references (10⁹ values
-    from 500 bytes), which a tree of values would have to copy where pickle shares them."""
+    from 500 bytes). As the checkpoint's value it loads as pickle shares it, one list per level (torch.load gives
+    the same); as the argument of a call, which the reader copies before it refuses or calls anything, it is refused
+    rather than expanded."""
     code = bytearray(b"}K\x00]q\x00s")  # {0: [], 1: [memo 0] * 10, 2: [memo 1] * 10, ...}
     for level in range(1, 10):
         code += b"K" + bytes([level]) + b"](" + bytes([ord("h"), level - 1]) * 10 + b"eq" + bytes([level]) + b"s"
-    code = _as_w(bytes(code))
     assert len(code) < 600
+    got = vkml.load(_torch_zip(tmp_path / "laughs.pt", [("archive/data.pkl", _as_w(bytes(code)))]))["w"]
+    assert len(got[9]) == 10 and all(x is got[8] for x in got[9]) and got[1] == [[]] * 10
+    as_argument = b"ccollections\nOrderedDict\n" + bytes(code) + b"\x85R"
     with pytest.raises(OSError, match="pickle bomb"):
-        vkml.load(_torch_zip(tmp_path / "laughs.pt", [("archive/data.pkl", code)]))
+        vkml.load(_torch_zip(tmp_path / "laughs_arg.pt", [("archive/data.pkl", _as_w(as_argument))]))
     # Sharing that stays small loads: one list referenced 20 times.
     small = _as_w(b"](](K\x01K\x02eq\x00" + b"h\x00" * 19 + b"e")
     got = vkml.load(_torch_zip(tmp_path / "small.pt", [("archive/data.pkl", small)]))["w"]
-    assert got == [[1, 2]] * 20
+    assert got == [[1, 2]] * 20 and all(x is got[0] for x in got)
 
 
 def test_containers_shared_before_they_are_filled_load_whole(tmp_path):
     """pickle memoises a list or dict when it is created, then fills it: a second reference is the same object,
-    full. The reader copied the memo at creation, so the second reference loaded empty (a wrong answer)."""
-    shared, params = [1, 2, 3], {"x": torch.arange(3.0)}
-    torch.save({"a": shared, "b": shared, "c": params, "e": params, "f": [shared, [shared]]}, tmp_path / "s.pt")
+    full. The reader copied the memo at creation, so the second reference loaded empty (a wrong answer). Shared
+    containers and tensors load as one object each, as torch.load gives them; equal ones that are not shared stay
+    apart."""
+    shared, params, t = [1, 2, 3], {"x": torch.arange(3.0)}, torch.ones(2)
+    torch.save(
+        {"a": shared, "b": shared, "c": params, "e": params, "f": [shared, [shared]], "t": t, "u": [t], "g": [1, 2, 3]},
+        tmp_path / "s.pt",
+    )
     got = vkml.load(tmp_path / "s.pt")
     assert got["a"] == got["b"] == [1, 2, 3] and got["f"] == [[1, 2, 3], [[1, 2, 3]]]
     assert got["c"]["x"].tolist() == got["e"]["x"].tolist() == [0.0, 1.0, 2.0]
+    ref = torch.load(tmp_path / "s.pt")
+    for k, v in [("a", "b"), ("c", "e"), ("t", "u"), ("a", "g")]:
+        one, other = (got[v][0], ref[v][0]) if k == "t" else (got[v], ref[v])
+        assert (got[k] is one) == (ref[k] is other), (k, v)
+    assert got["f"][0] is got["f"][1][0] is got["a"] and got["t"] is got["u"][0]
 
 
 def test_a_list_that_holds_itself_is_refused(tmp_path):

@@ -280,6 +280,11 @@ export async function moduleCases(vkml, m, device) {
   for (const k of ["weight", "bias"]) {
     if ((await numbers(sd[k])).join() !== (await numbers(st[k])).join()) return `torch.save: ${k} differs`;
   }
+  // A list and a tensor the checkpoint shares load as one object each (as torch.load gives them); equal ones apart.
+  const sh = vkml.load(b64(m.shared_save), device);
+  if (!(sh.a === sh.b && sh.t === sh.u[0] && sh.a !== sh.g && sh.g.join() === "1,2,3")) {
+    return "torch.save: a shared list or tensor did not load as one object";
+  }
   for (const [name, param, gain] of m.gains) {
     const ours = vkml.nn.init.calculate_gain(name, param ?? undefined);
     if (Math.abs(ours - gain) > 1e-15 * gain) return `calculate_gain(${name}, ${param}) is ${ours}, torch ${gain}`;

@@ -651,7 +651,8 @@ def data_cases() -> dict:
 
 def module_cases() -> dict:
     """nn modules JavaScript gained beside Python's, from torch's weights: ConvTranspose2d (under
-    conv_transpose2d's contract) and Upsample (exact); a state_dict as the zip torch.save writes; calculate_gain."""
+    conv_transpose2d's contract) and Upsample (exact); a state_dict as the zip torch.save writes, and a checkpoint
+    whose list and tensor are shared; calculate_gain."""
     rng = np.random.default_rng(5)
     torch.manual_seed(5)
     convt = torch.nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1)
@@ -664,6 +665,9 @@ def module_cases() -> dict:
     up_y = torch.nn.Upsample(scale_factor=2)(torch.tensor(up_x)).numpy()
     buf = io.BytesIO()
     torch.save({k: v.detach() for k, v in convt.state_dict().items()}, buf)
+    shared, t = [1, 2, 3], torch.ones(2)
+    shared_buf = io.BytesIO()
+    torch.save({"a": shared, "b": shared, "t": t, "u": [t], "g": [1, 2, 3]}, shared_buf)
     gains = [
         ("linear", None),
         ("tanh", None),
@@ -681,6 +685,7 @@ def module_cases() -> dict:
         },
         "upsample": {"x": enc(up_x), "y": enc(up_y)},
         "torch_save": base64.b64encode(buf.getvalue()).decode(),
+        "shared_save": base64.b64encode(shared_buf.getvalue()).decode(),
         "gains": [[n, p, torch.nn.init.calculate_gain(n, p)] for n, p in gains],
     }
 

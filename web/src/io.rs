@@ -2,6 +2,8 @@
 //! `torch.save` writes, and `await vkml.save_safetensors({name: Tensor})` gives the bytes (the same readers and
 //! writer as Python's `vkml.load`/`save`).
 
+use std::collections::HashMap;
+
 use wasm_bindgen::prelude::*;
 
 use vkml_core::io::safetensors::{load_safetensors as read_safetensors, serialize, Entry};
@@ -28,12 +30,14 @@ pub fn load_safetensors(bytes: &[u8], device: Option<String>) -> JsResult<js_sys
 #[wasm_bindgen]
 pub fn load(bytes: &[u8], device: Option<String>) -> JsResult<JsValue> {
     if bytes.starts_with(b"PK\x03\x04") {
-        return to_js(load_torch(bytes, parse(device)?).js()?);
+        return to_js(load_torch(bytes, parse(device)?).js()?, &mut HashMap::new());
     }
     Ok(load_safetensors(bytes, device)?.into())
 }
 
-fn to_js(v: Value) -> JsResult<JsValue> {
+/// A checkpoint value as JavaScript values; a value the checkpoint shares is one object, which `given` holds by its
+/// id from where it first appears.
+fn to_js(v: Value, given: &mut HashMap<usize, JsValue>) -> JsResult<JsValue> {
     Ok(match v {
         Value::None => JsValue::NULL,
         Value::Bool(b) => b.into(),
@@ -41,24 +45,33 @@ fn to_js(v: Value) -> JsResult<JsValue> {
         Value::Float(f) => f.into(),
         Value::Str(s) => s.into(),
         Value::List(items) | Value::Tuple(items) => {
-            items.into_iter().map(to_js).collect::<JsResult<js_sys::Array>>()?.into()
+            items.into_iter().map(|x| to_js(x, given)).collect::<JsResult<js_sys::Array>>()?.into()
         }
         Value::Dict(pairs) => {
             if pairs.iter().all(|(k, _)| matches!(k, Value::Str(_))) {
                 let out = js_sys::Object::new();
                 for (k, v) in pairs {
-                    js_sys::Reflect::set(&out, &to_js(k)?, &to_js(v)?)?;
+                    js_sys::Reflect::set(&out, &to_js(k, given)?, &to_js(v, given)?)?;
                 }
                 out.into()
             } else {
                 let out = js_sys::Map::new();
                 for (k, v) in pairs {
-                    out.set(&to_js(k)?, &to_js(v)?);
+                    out.set(&to_js(k, given)?, &to_js(v, given)?);
                 }
                 out.into()
             }
         }
         Value::Tensor(t) => Tensor::wrap(t).into(),
+        Value::Shared(id, v) => {
+            let ob = to_js(*v, given)?;
+            given.insert(id, ob.clone());
+            ob
+        }
+        Value::Ref(id) => given
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| js_sys::Error::new("the checkpoint refers to a value before it is complete"))?,
         Value::Storage(..) | Value::Global(_) | Value::Mark => {
             return Err(js_sys::Error::new("the checkpoint ends with a bare storage or callable, not data").into())
         }

@@ -2,13 +2,14 @@
 //! without running pickle code. The pickle is interpreted by a small machine that knows only plain containers,
 //! numbers, strings, tensor-rebuild records and storages; any other callable (os.system, eval, …) is refused by
 //! name before anything is called. Zip entries must be stored uncompressed, as torch writes them, and side by
-//! side, so a compressed entry or entries sharing one payload (zip bombs) are refused too. Containers are shared
-//! as pickle shares them (a memo entry is the object itself, so what is appended after it was memoised shows through
-//! every reference) and copied only into the [`Value`] returned, which bounds what a small file can make: containers
-//! nest at most [`MAX_DEPTH`] deep (a container holding itself never ends, so it is refused there), and shared
-//! values may not add more than [`MAX_COPIED`] values to those the file spells out ("billion laughs").
+//! side, so a compressed entry or entries sharing one payload (zip bombs) are refused too. Containers and tensors
+//! are shared as pickle shares them (a memo entry is the object itself, so what is appended after it was memoised
+//! shows through every reference); the [`Value`] returned gives a shared one once and refers to it elsewhere
+//! ([`Value::Shared`], [`Value::Ref`]), so a front end returns one object for it, as `torch.load` does. Containers
+//! nest at most [`MAX_DEPTH`] deep (a container holding itself never ends, so it is refused there), and the values
+//! pickle's arguments copy may not add more than [`MAX_COPIED`] to those the file spells out ("billion laughs").
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{Cursor, Read};
 
 use crate::base::buffer::DeviceId;
@@ -30,6 +31,11 @@ pub enum Value {
     /// Insertion-ordered pairs (dict and OrderedDict).
     Dict(Vec<(Value, Value)>),
     Tensor(Tensor),
+    /// A container or tensor the checkpoint holds in more than one place, where it appears first (in the order of
+    /// a depth-first walk: list items in order, a dict's key before its value), with the id its other places name.
+    Shared(usize, Box<Value>),
+    /// Another place of the `Shared` value with this id: the same object.
+    Ref(usize),
     /// Internal: a storage's dtype and bytes, before a rebuild record views it.
     Storage(DType, std::sync::Arc<Vec<u8>>),
     /// Internal: a callable the reader allows.
@@ -138,6 +144,8 @@ enum Item {
 enum Node {
     List(Vec<Item>),
     Tuple(Vec<Item>),
+    /// A rebuilt tensor: a node, so that every reference is the same tensor.
+    Object(Value),
     Dict(Vec<(Item, Item)>),
 }
 
@@ -150,6 +158,12 @@ struct Machine<'a> {
     /// How many more values the copies into `Value`s may make: the pickle's length (each value the file spells costs
     /// a byte at least) plus MAX_COPIED.
     left: usize,
+}
+
+/// The final value's walk: how many references reach each node, and which shared nodes it has given already.
+struct Sharing {
+    refs: HashMap<usize, usize>,
+    given: HashSet<usize>,
 }
 
 impl Machine<'_> {
@@ -198,7 +212,7 @@ impl Machine<'_> {
     /// The top of the stack as a plain value (a copy, counted against `left`).
     fn pop_value(&mut self) -> Result<Value> {
         let item = self.pop()?;
-        self.value(&item, 0)
+        self.value(&item, 0, None)
     }
 
     fn pop_mark(&mut self) -> Result<Vec<Item>> {
@@ -243,9 +257,30 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// `item` as a plain value at nesting `depth`: shared containers are copied here, within MAX_DEPTH levels and
-    /// the values `left`.
-    fn value(&mut self, item: &Item, depth: usize) -> Result<Value> {
+    /// How many references reach each node from `item` (a node reached once is walked once), without recursion.
+    fn references(&self, item: &Item) -> HashMap<usize, usize> {
+        let mut refs = HashMap::new();
+        let mut todo = vec![item];
+        while let Some(item) = todo.pop() {
+            let Item::Node(i) = item else { continue };
+            let n = refs.entry(*i).or_insert(0);
+            *n += 1;
+            if *n > 1 {
+                continue;
+            }
+            match &self.nodes[*i] {
+                Node::List(items) | Node::Tuple(items) => todo.extend(items),
+                Node::Dict(pairs) => todo.extend(pairs.iter().flat_map(|(k, v)| [k, v])),
+                Node::Object(_) => {}
+            }
+        }
+        refs
+    }
+
+    /// `item` as a plain value at nesting `depth`, within MAX_DEPTH levels and the values `left`. Without `sharing`
+    /// (pickle's arguments) shared containers are copied; with it (the checkpoint's value) a node that more than one
+    /// reference reaches is given once, as `Shared`, and as `Ref` wherever it appears again.
+    fn value(&mut self, item: &Item, depth: usize, mut sharing: Option<&mut Sharing>) -> Result<Value> {
         if depth > MAX_DEPTH {
             return Err(bad(format!("containers nest deeper than {MAX_DEPTH} levels (or contain themselves)")));
         }
@@ -256,22 +291,33 @@ impl Machine<'_> {
             Item::Leaf(v) => return Ok(v.clone()),
             Item::Node(i) => *i,
         };
-        // The items are cloned first (as many as the copy makes, within `left`): a container that holds itself
-        // recurses until MAX_DEPTH refuses it.
-        match &self.nodes[i] {
-            Node::List(items) => {
-                let items = items.clone();
-                items.iter().map(|x| self.value(x, depth + 1)).collect::<Result<_>>().map(Value::List)
-            }
-            Node::Tuple(items) => {
-                let items = items.clone();
-                items.iter().map(|x| self.value(x, depth + 1)).collect::<Result<_>>().map(Value::Tuple)
-            }
+        if sharing.as_ref().is_some_and(|s| s.given.contains(&i)) {
+            return Ok(Value::Ref(i));
+        }
+        // The items are cloned first: a container that holds itself recurses until MAX_DEPTH refuses it.
+        let mut values = |items: &[Item], this: &mut Self| -> Result<Vec<Value>> {
+            items.iter().map(|x| this.value(x, depth + 1, sharing.as_deref_mut())).collect()
+        };
+        let v = match &self.nodes[i] {
+            Node::List(items) => Value::List(values(&items.clone(), self)?),
+            Node::Tuple(items) => Value::Tuple(values(&items.clone(), self)?),
             Node::Dict(pairs) => {
-                let pairs = pairs.clone();
-                let copy = |(k, v): &(Item, Item)| Ok((self.value(k, depth + 1)?, self.value(v, depth + 1)?));
-                pairs.iter().map(copy).collect::<Result<_>>().map(Value::Dict)
+                let flat: Vec<Item> = pairs.iter().flat_map(|(k, v)| [k.clone(), v.clone()]).collect();
+                let mut it = values(&flat, self)?.into_iter();
+                let mut out = Vec::with_capacity(flat.len() / 2);
+                while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                    out.push((k, v));
+                }
+                Value::Dict(out)
             }
+            Node::Object(v) => v.clone(),
+        };
+        match sharing {
+            Some(s) if s.refs.get(&i).is_some_and(|&n| n > 1) => {
+                s.given.insert(i);
+                Ok(Value::Shared(i, Box::new(v)))
+            }
+            _ => Ok(v),
         }
     }
 
@@ -399,6 +445,7 @@ impl Machine<'_> {
                     match reduce(f, args, device)? {
                         // An OrderedDict: a container its SETITEMS fill.
                         Value::Dict(_) => self.node(Node::Dict(Vec::new())),
+                        v @ Value::Tensor(_) => self.node(Node::Object(v)),
                         v => self.push(v),
                     }
                 }
@@ -412,7 +459,11 @@ impl Machine<'_> {
                         _ => return Err(bad("BUILD with a state that is not plain data")),
                     }
                 }
-                b'.' => return self.pop_value(),
+                b'.' => {
+                    let item = self.pop()?;
+                    let mut sharing = Sharing { refs: self.references(&item), given: HashSet::new() };
+                    return self.value(&item, 0, Some(&mut sharing));
+                }
                 other => return Err(bad(format!("pickle opcode 0x{other:02x} is not part of a tensor checkpoint"))),
             }
         }
