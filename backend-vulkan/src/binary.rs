@@ -7,22 +7,14 @@ use vkml_core::backend::Kernel;
 use vkml_core::graph::op::BinaryOp;
 use vkml_core::util::error::Result;
 
-use crate::elementwise::{flat, launch};
+use crate::elementwise::{flat_or_generic, launch};
 use crate::launch::Launch;
+use crate::pipeline::BINARY_FLAT_OPS;
 
+/// The flat kernel computes the float32 ops with a float32 result that cost a few instructions, and reads a broadcast
+/// operand's one value.
 pub fn binary(k: &Kernel, op: BinaryOp) -> Result<Launch> {
-    if flat_op(op) {
-        if let Some(l) = flat(k, "binary_flat", op.code(), true)? {
-            return Ok(l);
-        }
-    }
-    launch(k, "binary", op.code())
-}
-
-/// The ops shaders/binary_flat.wgsl computes (the build script reads them from its `case`s): those with a float32
-/// result that cost a few instructions.
-fn flat_op(op: BinaryOp) -> bool {
-    crate::pipeline::BINARY_FLAT_OPS.contains(&op.name())
+    flat_or_generic(k, "binary", (op.name(), op.code()), ("binary_flat", BINARY_FLAT_OPS), true)
 }
 
 pub fn where_(k: &Kernel) -> Result<Launch> {

@@ -17,10 +17,27 @@ pub fn launch(k: &Kernel, family: &'static str, op: u32) -> Result<Launch> {
     Ok(Launch { family, meta, inputs: k.args.iter().map(|a| a.buffer.clone()).collect(), groups: driver_grid(slots) })
 }
 
+/// `k` on the flat family `flat_ops.0` where `flat_ops.1`, the ops that shader computes (the build script reads them
+/// from its `case`s), has op `name` and the kernel fits; else on the generic `family`.
+pub fn flat_or_generic(
+    k: &Kernel,
+    family: &'static str,
+    (name, op): (&str, u32),
+    flat_ops: (&'static str, &[&str]),
+    broadcast: bool,
+) -> Result<Launch> {
+    if flat_ops.1.contains(&name) {
+        if let Some(l) = flat(k, flat_ops.0, op, broadcast)? {
+            return Ok(l);
+        }
+    }
+    launch(k, family, op)
+}
+
 /// The flat launch of float32 kernel `k` on `family` (shaders/vectors.wgsl.in), or None where it does not fit: after
 /// coalescing, each operand walks one dim with stride 1 from an aligned first element (kind 0 in `extra`) or, where
 /// `broadcast`, repeats one value (stride 0, kind 1).
-pub fn flat(k: &Kernel, family: &'static str, op: u32, broadcast: bool) -> Result<Option<Launch>> {
+fn flat(k: &Kernel, family: &'static str, op: u32, broadcast: bool) -> Result<Option<Launch>> {
     if k.out.dtype != DType::F32 || k.args.iter().any(|a| a.buffer.dtype != DType::F32) {
         return Ok(None);
     }

@@ -6,20 +6,11 @@ use vkml_core::backend::Kernel;
 use vkml_core::graph::op::UnaryOp;
 use vkml_core::util::error::Result;
 
-use crate::elementwise::{flat, launch};
+use crate::elementwise::flat_or_generic;
 use crate::launch::Launch;
+use crate::pipeline::UNARY_FLAT_OPS;
 
+/// The flat kernel computes common float32 ops of a few dozen instructions at most.
 pub fn unary(k: &Kernel, op: UnaryOp) -> Result<Launch> {
-    if flat_op(op) {
-        if let Some(l) = flat(k, "unary_flat", op.code(), false)? {
-            return Ok(l);
-        }
-    }
-    launch(k, "unary", op.code())
-}
-
-/// The ops shaders/unary_flat.wgsl computes (the build script reads them from its `case`s): common float32 ops of
-/// a few dozen instructions at most.
-fn flat_op(op: UnaryOp) -> bool {
-    crate::pipeline::UNARY_FLAT_OPS.contains(&op.name())
+    flat_or_generic(k, "unary", (op.name(), op.code()), ("unary_flat", UNARY_FLAT_OPS), false)
 }
