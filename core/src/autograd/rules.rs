@@ -59,7 +59,16 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
             let (a, b) = (f.saved_input(0)?, f.saved_input(1)?);
             let g = g.to_dtype(a.dtype())?;
             let ga = if need(0) { Some(g.matmul(&b.transpose(-2, -1)?)?) } else { None };
-            let gb = if need(1) { Some(a.transpose(-2, -1)?.matmul(&g)?) } else { None };
+            let gb = if !need(1) {
+                None
+            } else if a.ndim() == 2 && b.ndim() == 2 && !b.is_contiguous() && b.t()?.is_contiguous() {
+                // A matrix read transposed (linear's x @ wᵀ): (gᵀ·a)ᵀ has w's own layout, so the view's gradient is
+                // a reshape where aᵀ·g would be permuted into a copy (torch's grad_weight = gᵀ·x). The same products
+                // in the same order.
+                Some(g.t()?.matmul(&a)?.t()?)
+            } else {
+                Some(a.transpose(-2, -1)?.matmul(&g)?)
+            };
             Ok(vec![ga, gb])
         }
         Op::Gather { dim } => {
