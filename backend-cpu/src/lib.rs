@@ -144,15 +144,7 @@ impl Backend for CpuBackend {
     }
 
     fn check(&self, op: &Op, dtype: DType) -> Result<()> {
-        match vkml_core::graph::table::unsupported(op.name(), "cpu", dtype) {
-            Some(reason) => Err(Error::Unsupported(format!(
-                "{} is not supported for dtype {} on device '{}' ({reason})",
-                op.name(),
-                dtype.name(),
-                self.info.label
-            ))),
-            None => Ok(()),
-        }
+        vkml_core::graph::table::check_supported(op.name(), "cpu", dtype, &self.info.label, None)
     }
 
     fn alloc(&self, id: DeviceId, dtype: DType, len: usize) -> Result<Buffer> {

@@ -415,20 +415,8 @@ impl Backend for VulkanBackend {
     }
 
     fn check(&self, op: &Op, dtype: DType) -> Result<()> {
-        let reason = table::unsupported(op.name(), "vulkan", dtype).or(if dtype == DType::F64 {
-            Some("float64 is not available in WGSL shaders")
-        } else {
-            None
-        });
-        match reason {
-            Some(r) => Err(Error::Unsupported(format!(
-                "{} is not supported for dtype {} on device '{}' ({r})",
-                op.name(),
-                dtype.name(),
-                self.info.label
-            ))),
-            None => Ok(()),
-        }
+        let f64 = (dtype == DType::F64).then_some("float64 is not available in WGSL shaders");
+        table::check_supported(op.name(), "vulkan", dtype, &self.info.label, f64)
     }
 
     fn alloc(&self, id: DeviceId, dtype: DType, len: usize) -> Result<Buffer> {

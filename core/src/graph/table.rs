@@ -8,6 +8,7 @@ use crate::graph::grad_contract::{
     GRAD_SIN_COS, GRAD_SQRT, GRAD_TAN, GRAD_TANH,
 };
 use crate::graph::op::{BinaryOp, BinaryRule, ReduceOp, ReduceRule, ScanOp, UnaryOp, UnaryRule};
+use crate::util::error::{Error, Result};
 
 /// What family an op belongs to (its shape rule follows from the kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -730,6 +731,18 @@ pub fn row(name: &str) -> Option<&'static OpRow> {
 /// The declared reason `op` cannot run on `device` (a device kind such as "vulkan") for `dtype`, if any.
 pub fn unsupported(op: &str, device: &str, dtype: DType) -> Option<&'static str> {
     row(op)?.unsupported.iter().find(|u| u.device == device && u.dtype == dtype).map(|u| u.reason)
+}
+
+/// A backend's check of `op` for `dtype` on the device labelled `label` (of kind `device`): the table's declared
+/// reason, else the backend's own (`also`), as an error that names all four.
+pub fn check_supported(op: &str, device: &str, dtype: DType, label: &str, also: Option<&'static str>) -> Result<()> {
+    match unsupported(op, device, dtype).or(also) {
+        Some(reason) => Err(Error::Unsupported(format!(
+            "{op} is not supported for dtype {} on device '{label}' ({reason})",
+            dtype.name()
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// The gradient contract of a public op, where it has gradients: a primitive's from its family's row, the others'
