@@ -134,7 +134,7 @@ fn run_one(k: &Kernel, fast: bool) -> Result<Vec<u8>> {
         Op::Unfold(w) => window::unfold(ins[0], w),
         Op::Fold(w) => window::fold(ins[0], w, &k.shape, out),
         Op::MaxPool(w) => window::max_pool(ins[0], w),
-        Op::MaxPoolGrad(w) => window::max_pool_grad(ins[0], ins[1], w, out),
+        Op::MaxPoolGrad(w) => window::max_pool_grad(ins[0], ins[1], w, out, fast),
     })
 }
 

@@ -201,9 +201,16 @@ pub fn max_pool(image: In, w: &Window) -> Vec<u8> {
 /// The image's gradient (N, C, H, W) from the pooled output's gradient `g`: each element adds, from zero, the
 /// gradient of every window whose first maximum it is. Windows are walked last to first, so each element receives
 /// them in tap order (i, then j), the order in which the shader adds them; planes go to threads whole.
-pub fn max_pool_grad(image: In, g: In, w: &Window, out: DType) -> Vec<u8> {
-    let win = winners(image, w);
+pub fn max_pool_grad(image: In, g: In, w: &Window, out: DType, fast: bool) -> Vec<u8> {
     let shape = &image.2.shape;
+    let size = [shape[2], shape[3]];
+    let tiles = w.stride == w.kernel && w.dilation == [1, 1] && (0..2).all(|d| w.out[d] * w.kernel[d] == size[d]);
+    if let (true, true, DType::F32, Some(xs), Some(gs)) =
+        (fast, tiles, out, f32_run(image.0, image.1, image.2), f32_run(g.0, g.1, g.2))
+    {
+        return f32_bytes(shape[0] * shape[1] * size[0] * size[1], |acc| tiled_grad(xs, gs, w, size, acc));
+    }
+    let win = winners(image, w);
     let (taps, wins) = offsets(w, shape[3] as isize, 1);
     let (plane_len, n) = (shape[2] * shape[3], shape[0] * shape[1] * shape[2] * shape[3]);
     let at = (&taps[..], &wins[..]);
@@ -216,6 +223,41 @@ pub fn max_pool_grad(image: In, g: In, w: &Window, out: DType) -> Vec<u8> {
         Values::I64(v) => Values::I64(zeroed(n, |acc| scatter_planes(&v, &win, at, plane_len, acc))),
     };
     encode(&sum, out)
+}
+
+/// The gradient where the windows tile the image (stride = kernel, no dilation, OH·KH = H and OW·KW = W: every 2x2
+/// pool of an even image), as shaders/window_tiles.wgsl computes it: in one pass per plane, each window's first
+/// maximum found (as `scan` finds it) and its elements written, its gradient at that tap and zero elsewhere. Each
+/// element lies in one window, so the sum from zero has one term: `0 + g` keeps its bits (a −0 lands as +0).
+fn tiled_grad(image: &[f32], g: &[f32], w: &Window, size: [usize; 2], acc: &mut [f32]) {
+    let (taps, wins) = offsets(w, size[1] as isize, 1);
+    let plane_len = size[0] * size[1];
+    if plane_len == 0 || wins.is_empty() {
+        return;
+    }
+    // The 2x2 window gets a tap count the compiler knows, so its loop unrolls.
+    match taps.len() {
+        4 => tiled_planes(image, g, <[isize; 4]>::try_from(&taps[..]).unwrap_or_default(), &wins, acc),
+        _ => tiled_planes(image, g, &taps[..], &wins, acc),
+    }
+}
+
+/// `tiled_grad`'s loop over the planes, for one form of the tap list.
+fn tiled_planes(image: &[f32], g: &[f32], taps: impl AsRef<[isize]> + Sync, wins: &[isize], acc: &mut [f32]) {
+    let (plane_len, taps) = (acc.len() / (g.len() / wins.len()).max(1), &taps);
+    each_chunk(acc, plane_len, |p, plane| {
+        let (src, gp, taps) = (&image[p * plane_len..(p + 1) * plane_len], &g[p * wins.len()..], taps.as_ref());
+        for (&corner, &gv) in wins.iter().zip(gp) {
+            let (mut best, mut b) = (corner, src[corner as usize]);
+            for &o in &taps[1..] {
+                let v = src[(corner + o) as usize];
+                let take = v.beats(b);
+                best = if take { corner + o } else { best };
+                b = if take { v } else { b };
+            }
+            plane[best as usize] = 0.0 + gv;
+        }
+    });
 }
 
 /// Into each `plane_len`-element plane of `acc` (zeros), its windows' gradients `g` added at their `picks` (taps of

@@ -87,6 +87,11 @@ fn tiling_windows_gradient_matches_the_oracle() -> Result<()> {
             let grad = random_f32(g, &[2, 3, out[1], out[0]], -9.0, 9.0, dev)?;
             max_pool_grad(&x.transpose(2, 3)?, &grad.transpose(2, 3)?, w)
         })?;
+        // Contiguous, as a network's activations arrive (the fast CPU's one-pass path).
+        same(70 + c as u64, |g, dev| {
+            let x = random_f32(g, &[2, 3, size[0], size[1]], -3.0, 3.0, dev)?.unary(UnaryOp::Round)?;
+            max_pool_grad(&x, &random_f32(g, &[2, 3, out[0], out[1]], -9.0, 9.0, dev)?, w)
+        })?;
     }
     // The first NaN wins; +0 beats -0 and a tie keeps the first; all -inf picks the first tap; a -0 gradient lands as
     // +0 (the sum from zero).

@@ -58,7 +58,15 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
             // 16-bit inputs accumulate into an f32 node; the gradient arriving there holds 16-bit values exactly.
             let (a, b) = (f.saved_input(0)?, f.saved_input(1)?);
             let g = g.to_dtype(a.dtype())?;
-            let ga = if need(0) { Some(g.matmul(&b.transpose(-2, -1)?)?) } else { None };
+            let ga = if !need(0) {
+                None
+            } else if a.ndim() == g.ndim() && !a.is_contiguous() && a.transpose(-2, -1)?.is_contiguous() {
+                // An operand read transposed (conv2d's unfolded columns): (b·gᵀ)ᵀ has its own layout, so the view's
+                // gradient (fold's input) is a reshape instead of a permuted copy; the same products in order.
+                Some(b.matmul(&g.transpose(-2, -1)?)?.transpose(-2, -1)?)
+            } else {
+                Some(g.matmul(&b.transpose(-2, -1)?)?)
+            };
             let gb = if !need(1) {
                 None
             } else if a.ndim() == 2 && b.ndim() == 2 && !b.is_contiguous() && b.t()?.is_contiguous() {
