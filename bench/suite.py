@@ -84,18 +84,19 @@ def pair(rng, shape, dtype=np.float32):
     return [rng.standard_normal(shape).astype(dtype) for _ in range(2)]
 
 
-def kernel_cases(size, wanted=lambda name: True):
+def kernel_cases(size, wanted=lambda name: True, matmul_n=None):
     """(name, unit, amount per iteration, inputs, fn): amount is FLOPs for TFLOP/s, bytes moved for GB/s. Inputs are
-    drawn only for the cases `wanted` keeps."""
+    drawn only for the cases `wanted` keeps; the products are matmul_n square where given."""
     n, elems, row, *_ = SIZES[size]
+    n = matmul_n or n
     rng = np.random.default_rng(0)
     if wanted("f32 matmul") or wanted("f16 matmul"):
         a, b = pair(rng, (n, n)), pair(rng, (n, n))
         if wanted("f32 matmul"):
-            yield "f32 matmul", "TFLOP/s", 2 * n**3, (a, b), lambda x, y: x @ y
+            yield f"f32 matmul {n}³", "TFLOP/s", 2 * n**3, (a, b), lambda x, y: x @ y
         if wanted("f16 matmul"):
             ah, bh = [v.astype(np.float16) for v in a], [v.astype(np.float16) for v in b]
-            yield "f16 matmul", "TFLOP/s", 2 * n**3, (ah, bh), lambda x, y: x @ y
+            yield f"f16 matmul {n}³", "TFLOP/s", 2 * n**3, (ah, bh), lambda x, y: x @ y
     elementwise = [
         ("add", 3, lambda p, q: p + q),
         # Unary kernels: exp, and sqrt of |x| (standard normal inputs) through one fused kernel the suite times too.
@@ -216,6 +217,7 @@ def main() -> None:
     p.add_argument("--profile", action="store_true", help="also write the profiler's table of a CNN step (cnn.txt)")
     p.add_argument("--only", help="comma-separated parts of case names: run only the cases that contain one")
     p.add_argument("--cnn-batch", type=int, help="the CNN step's batch (default: the size's; issue #22 asks for 64)")
+    p.add_argument("--matmul-n", type=int, help="the square products' size (default: the size's; issue #22 asks 512)")
     args = p.parse_args()
 
     def wanted(name):
@@ -247,7 +249,7 @@ def main() -> None:
         rows.append({"case": name, "unit": unit, "vkml": ours_v, "torch": theirs_v, "vkml_share": share})
         print(f"{name:28s} vkml {ours_v:10.3f} {unit:8s} torch {theirs_v:10.3f} {unit:8s} ({share:6.1%} of torch)")
 
-    for name, unit, amount, inputs, fn in kernel_cases(args.size, wanted):
+    for name, unit, amount, inputs, fn in kernel_cases(args.size, wanted, args.matmul_n):
         record(name, unit, amount, *(run_kernel(lib, inputs, fn, iters) for lib in (ours, theirs)))
     steps = [(f"CNN Adam step, batch {batch}", lambda lib: run_train(lib, cnn, (batch, 1, 28, 28), iters))]
     for b in mlp_batches:
