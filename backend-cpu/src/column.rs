@@ -47,7 +47,7 @@ impl<'a> Column<'a, f32> {
             return Some(Column::Run(xs));
         }
         if let (DType::F32, Some(xs)) = (d, words(b)) {
-            return Some(Column::View(xs, v.clone()));
+            return Some(Column::View(xs, v.coalesced()));
         }
         match gather(b, d, v, class(d)) {
             Values::F32(x) => Some(Column::Owned(x)),
@@ -61,7 +61,7 @@ impl<'a> Column<'a, u8> {
     pub fn bools(b: &'a [u8], v: &View) -> Self {
         match b.get(v.offset..v.offset + v.numel()) {
             Some(run) if v.is_contiguous() => Column::Run(run),
-            _ => Column::View(b, v.clone()),
+            _ => Column::View(b, v.coalesced()),
         }
     }
 }

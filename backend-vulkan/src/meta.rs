@@ -3,7 +3,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use vkml_core::base::dtype::DType;
-use vkml_core::base::view::View;
+use vkml_core::base::view::{coalesce, View};
 use vkml_core::util::error::{Error, Result};
 
 /// Most dims a kernel indexes (the uniform holds 8); a tensor with more is an `Unsupported` error on Vulkan.
@@ -78,40 +78,6 @@ impl Meta {
         }
         Ok(())
     }
-}
-
-/// `shape` with size-1 dims dropped and each dim merged into the previous one where every input's stride there times
-/// its size equals its stride in the previous dim (row-major walking is unchanged), with the inputs' new strides.
-pub fn coalesce(shape: &[usize], strides: &[&[isize]]) -> (Vec<usize>, Vec<Vec<isize>>) {
-    if shape.contains(&0) {
-        return (shape.to_vec(), strides.iter().map(|s| s.to_vec()).collect());
-    }
-    let mut dims: Vec<usize> = Vec::new();
-    let mut out: Vec<Vec<isize>> = vec![Vec::new(); strides.len()];
-    for (d, &n) in shape.iter().enumerate() {
-        if n == 1 {
-            continue;
-        }
-        let mergeable =
-            !dims.is_empty() && strides.iter().zip(&out).all(|(s, o)| o.last() == Some(&(s[d] * n as isize)));
-        match dims.last_mut() {
-            Some(last) if mergeable => {
-                *last *= n;
-                for (o, s) in out.iter_mut().zip(strides) {
-                    if let Some(x) = o.last_mut() {
-                        *x = s[d];
-                    }
-                }
-            }
-            _ => {
-                dims.push(n);
-                for (o, s) in out.iter_mut().zip(strides) {
-                    o.push(s[d]);
-                }
-            }
-        }
-    }
-    (dims, out)
 }
 
 pub fn to_u32(x: usize) -> Result<u32> {

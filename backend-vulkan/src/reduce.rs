@@ -6,12 +6,12 @@
 
 use vkml_core::backend::Kernel;
 use vkml_core::base::dtype::DType;
-use vkml_core::base::view::View;
+use vkml_core::base::view::{coalesce, View};
 use vkml_core::graph::op::ReduceOp;
 use vkml_core::util::error::{Error, Result};
 
 use crate::launch::{rows_grid, Launch};
-use crate::meta::{coalesce, code, to_u32, Meta};
+use crate::meta::{code, to_u32, Meta};
 
 pub fn reduce(k: &Kernel, op: ReduceOp, axes: usize) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("reduce without input".into()))?;

@@ -73,6 +73,40 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     Ok(out)
 }
 
+/// `shape` with size-1 dims dropped and each dim merged into the previous one where every input's stride there times
+/// its size equals its stride in the previous dim (row-major walking is unchanged), with the inputs' new strides.
+pub fn coalesce(shape: &[usize], strides: &[&[isize]]) -> (Vec<usize>, Vec<Vec<isize>>) {
+    if shape.contains(&0) {
+        return (shape.to_vec(), strides.iter().map(|s| s.to_vec()).collect());
+    }
+    let mut dims: Vec<usize> = Vec::new();
+    let mut out: Vec<Vec<isize>> = vec![Vec::new(); strides.len()];
+    for (d, &n) in shape.iter().enumerate() {
+        if n == 1 {
+            continue;
+        }
+        let mergeable =
+            !dims.is_empty() && strides.iter().zip(&out).all(|(s, o)| o.last() == Some(&(s[d] * n as isize)));
+        match dims.last_mut() {
+            Some(last) if mergeable => {
+                *last *= n;
+                for (o, s) in out.iter_mut().zip(strides) {
+                    if let Some(x) = o.last_mut() {
+                        *x = s[d];
+                    }
+                }
+            }
+            _ => {
+                dims.push(n);
+                for (o, s) in out.iter_mut().zip(strides) {
+                    o.push(s[d]);
+                }
+            }
+        }
+    }
+    (dims, out)
+}
+
 impl View {
     /// A contiguous view of `shape` starting at element 0.
     pub fn contiguous(shape: &[usize]) -> View {
@@ -115,6 +149,14 @@ impl View {
             expected *= self.shape[i] as isize;
         }
         true
+    }
+
+    /// The same elements in the same row-major order over as few dims as `coalesce` leaves (a transposed image's
+    /// split rows read as one line).
+    pub fn coalesced(&self) -> View {
+        let (shape, strides) = coalesce(&self.shape, &[&self.strides]);
+        let strides = strides.into_iter().next().unwrap_or_default();
+        View { shape, strides, offset: self.offset }
     }
 
     /// The buffer index of the element at multi-index `idx`.
