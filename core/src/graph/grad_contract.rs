@@ -125,11 +125,12 @@ pub fn grad_contract(name: &str) -> Option<Tolerance> {
         },
         "elu" | "selu" | "celu" | "softplus" | "logsigmoid" => Tolerance::Ulp {
             ulp: 12.0,
-            per_abs_x: 4.0,
+            per_abs_x: 2.0,
             abs: 0.0,
             gpu_ftz: true,
-            reason: "through exp: g·α·exp(x) (expm1's rule), or log1p's g/(1 + e) times exp's e: exp's 3 + 2·|βx| ulp \
-                     (β ≤ 2), a division and a few roundings",
+            reason: "through exp: g·α·exp(x) (expm1's rule), or log1p's g/(1 + e) times exp's e: vkml's exp within 2 \
+                     ulp plus |βx|·u from its rounded argument (βx or x/α, within 2·|x| for β ≤ 2 and α ≥ ½), a \
+                     division and a few roundings",
         },
         "silu" | "mish" | "gelu" | "gelu_tanh" => Tolerance::Ulp {
             ulp: 40.0,
