@@ -200,7 +200,8 @@ pub fn max_pool(image: In, w: &Window) -> Vec<u8> {
 
 /// The image's gradient (N, C, H, W) from the pooled output's gradient `g`: each element adds, from zero, the
 /// gradient of every window whose first maximum it is. Windows are walked last to first, so each element receives
-/// them in tap order (i, then j), the order in which the shader adds them; planes go to threads whole.
+/// them in tap order (i, then j), the order in which the shader adds them; planes go to threads whole. The fast
+/// device routes windows that tile the image in one pass (`tiled_grad`).
 pub fn max_pool_grad(image: In, g: In, w: &Window, out: DType, fast: bool) -> Vec<u8> {
     let shape = &image.2.shape;
     let size = [shape[2], shape[3]];
@@ -237,14 +238,20 @@ fn tiled_grad(image: &[f32], g: &[f32], w: &Window, size: [usize; 2], acc: &mut 
     }
     // The 2x2 window gets a tap count the compiler knows, so its loop unrolls.
     match taps.len() {
-        4 => tiled_planes(image, g, <[isize; 4]>::try_from(&taps[..]).unwrap_or_default(), &wins, acc),
-        _ => tiled_planes(image, g, &taps[..], &wins, acc),
+        4 => tiled_planes((image, plane_len), g, <[isize; 4]>::try_from(&taps[..]).unwrap_or_default(), &wins, acc),
+        _ => tiled_planes((image, plane_len), g, &taps[..], &wins, acc),
     }
 }
 
 /// `tiled_grad`'s loop over the planes, for one form of the tap list.
-fn tiled_planes(image: &[f32], g: &[f32], taps: impl AsRef<[isize]> + Sync, wins: &[isize], acc: &mut [f32]) {
-    let (plane_len, taps) = (acc.len() / (g.len() / wins.len()).max(1), &taps);
+fn tiled_planes(
+    (image, plane_len): (&[f32], usize),
+    g: &[f32],
+    taps: impl AsRef<[isize]> + Sync,
+    wins: &[isize],
+    acc: &mut [f32],
+) {
+    let taps = &taps;
     each_chunk(acc, plane_len, |p, plane| {
         let (src, gp, taps) = (&image[p * plane_len..(p + 1) * plane_len], &g[p * wins.len()..], taps.as_ref());
         for (&corner, &gv) in wins.iter().zip(gp) {
