@@ -186,6 +186,8 @@ fn walk<T: Clone>(view: &View, f: impl Fn(usize) -> T) -> Vec<T> {
 /// `f(first, len, stride)` for each line of the innermost dim under `view` (elements first, first + stride, …), in
 /// row-major order: one call per line, whatever its stride (a broadcast's 0, a transpose's row length).
 pub fn for_lines(view: &View, mut f: impl FnMut(usize, usize, isize)) {
+    // Dims the strides allow to merge are walked as one (a transposed image's split rows make one line).
+    let view = &view.coalesced();
     let nd = view.ndim();
     if nd == 0 {
         for_runs(view, |i, _| f(i, 1, 0));
@@ -203,10 +205,12 @@ pub fn for_lines(view: &View, mut f: impl FnMut(usize, usize, isize)) {
 /// is one run where its stride is 1, else every element is its own; an odometer steps the outer dims. Copies that
 /// move runs instead of single elements (through an index list) made a conv2d's im2col stack 20 times faster.
 pub fn for_runs(view: &View, mut f: impl FnMut(usize, usize)) {
-    let nd = view.ndim();
     if view.numel() == 0 {
         return;
     }
+    // A contiguous block of a larger buffer is one run, not one per row.
+    let view = &view.coalesced();
+    let nd = view.ndim();
     let (outer, len) = match view.strides.last() {
         Some(1) => (nd - 1, view.shape[nd - 1]),
         _ => (nd, 1),
