@@ -1,15 +1,16 @@
 // The functions the engine describes once (`_described()`), placed in torch's namespaces: the tensors first, then
-// the optional tensors and the options in torch's order, positionally or as one object (JavaScript's keywords), so
-// `F.elu(x, 0.5)` and `F.elu(x, { alpha: 0.5 })` are torch's `F.elu(x, 0.5)` and `F.elu(x, alpha=0.5)`. A row of
-// torch's Tensor namespace is a function of `torch` and a method of Tensor, its first tensor the method's own.
+// the required arguments, the optional tensors and the options in torch's order, positionally or as one object
+// (JavaScript's keywords), so `F.elu(x, 0.5)` and `F.elu(x, { alpha: 0.5 })` are torch's `F.elu(x, 0.5)` and
+// `F.elu(x, alpha=0.5)`. A row of torch's Tensor namespace is a function of `torch` and a method of Tensor, its
+// first tensor the method's own.
 
 /** `{ torch: {name: fn}, F: {name: fn} }` for every described row; the Tensor rows also become Tensor's methods. */
 export function makeDescribed(wasm, { Tensor, handle }) {
   const spaces = { torch: {}, F: {}, Tensor: {} };
   const isOptions = (v) =>
     v !== null && typeof v === "object" && !(v instanceof Tensor) && !Array.isArray(v) && !ArrayBuffer.isView(v);
-  for (const [ns, name, count, optional, options] of wasm._described()) {
-    const names = [...optional, ...options];
+  for (const [ns, name, count, optional, options, required] of wasm._described()) {
+    const names = [...required, ...optional, ...options];
     spaces[ns][name] = (...args) => {
       if (args.length < count) {
         throw new TypeError(`${name}() missing ${count - args.length} required tensor argument(s)`);
@@ -30,8 +31,14 @@ export function makeDescribed(wasm, { Tensor, handle }) {
         }
         given[names[i]] = value;
       });
+      const missing = required.filter((key) => given[key] === undefined || given[key] === null);
+      if (missing.length > 0) {
+        throw new TypeError(`${name}() missing required argument(s): ${missing.map((k) => `'${k}'`).join(", ")}`);
+      }
       const values = {};
-      for (const key of options) if (given[key] !== undefined && given[key] !== null) values[key] = given[key];
+      for (const key of [...required, ...options]) {
+        if (given[key] !== undefined && given[key] !== null) values[key] = given[key];
+      }
       return wasm[name](...args.slice(0, count), values, ...optional.map((key) => handle(given[key])));
     };
   }

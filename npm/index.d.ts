@@ -192,8 +192,10 @@ export declare const nn: {
   LogSoftmax: ModuleClass<[number]>;
   Flatten: ModuleClass<[number?, number?]>;
   Dropout: ModuleClass<[number?]>;
-  MaxPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair; dilation?: Pair; ceil_mode?: boolean }?]>;
-  AvgPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair }?]>;
+  MaxPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair; dilation?: Pair; ceil_mode?: boolean;
+    return_indices?: boolean }?], (x: Tensor) => Tensor | [Tensor, Tensor]>;
+  AvgPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair; ceil_mode?: boolean; count_include_pad?: boolean;
+    divisor_override?: number }?]>;
   AdaptiveAvgPool2d: ModuleClass<[Pair]>;
   Unfold: ModuleClass<[Pair, { dilation?: Pair; padding?: Pair; stride?: Pair }?]>;
   Fold: ModuleClass<[Pair, Pair, { dilation?: Pair; padding?: Pair; stride?: Pair }?]>;
@@ -230,19 +232,6 @@ export declare const nn: {
   cross_entropy: DescribedFunctional["cross_entropy"];
   /** torch.nn.functional: the described functions (generated declarations) and those the package adds. */
   functional: DescribedFunctional & {
-    conv1d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: number; padding?: number | "same" | "valid";
-      dilation?: number; groups?: number }): Tensor;
-    conv_transpose2d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: Pair; padding?: Pair;
-      output_padding?: Pair; groups?: number; dilation?: Pair }): Tensor;
-    conv2d(x: Tensor, weight: Tensor, bias?: Tensor, options?: { stride?: Pair; padding?: Pair | "same" | "valid";
-      dilation?: Pair; groups?: number }): Tensor;
-    max_pool2d(x: Tensor, kernel_size: Pair, options?: { stride?: Pair; padding?: Pair; dilation?: Pair;
-      ceil_mode?: boolean }): Tensor;
-    avg_pool2d(x: Tensor, kernel_size: Pair, options?: { stride?: Pair; padding?: Pair }): Tensor;
-    adaptive_avg_pool2d(x: Tensor, output_size: Pair): Tensor;
-    unfold(x: Tensor, kernel_size: Pair, options?: { dilation?: Pair; padding?: Pair; stride?: Pair }): Tensor;
-    fold(x: Tensor, output_size: Pair, kernel_size: Pair,
-      options?: { dilation?: Pair; padding?: Pair; stride?: Pair }): Tensor;
     relu(x: Tensor): Tensor;
     sigmoid(x: Tensor): Tensor;
     tanh(x: Tensor): Tensor;
@@ -260,15 +249,8 @@ export declare const nn: {
     one_hot(x: Tensor): Promise<Tensor>;
     softmax(x: Tensor, dim: number): Tensor;
     log_softmax(x: Tensor, dim: number): Tensor;
-    interpolate(x: Tensor, options: { size?: number | number[]; scale_factor?: number | number[];
-      mode?: "nearest" | "linear" | "bilinear"; align_corners?: boolean }): Tensor;
     pad(x: Tensor, pad: number[], options?: { mode?: "constant" | "reflect" | "replicate" | "circular"; value?: number }): Tensor;
     embedding(input: Tensor, weight: Tensor, options?: { padding_idx?: number }): Tensor;
-    batch_norm(x: Tensor, running_mean?: Tensor, running_var?: Tensor, weight?: Tensor, bias?: Tensor,
-      options?: { training?: boolean; momentum?: number; eps?: number }): Tensor;
-    layer_norm(x: Tensor, normalized_shape: number | number[], weight?: Tensor, bias?: Tensor,
-      options?: { eps?: number }): Tensor;
-    group_norm(x: Tensor, num_groups: number, weight?: Tensor, bias?: Tensor, options?: { eps?: number }): Tensor;
   };
   init: {
     uniform_(t: Tensor, a?: number, b?: number): Tensor;

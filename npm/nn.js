@@ -17,14 +17,6 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
 
   const F = {
     ...described,
-    conv1d: (x, weight, bias, options) => wasm._conv1d(x, weight, handle(bias), options),
-    conv2d: (x, weight, bias, options) => wasm._conv2d(x, weight, handle(bias), options),
-    conv_transpose2d: (x, weight, bias, options) => wasm._conv_transpose2d(x, weight, handle(bias), options),
-    max_pool2d: (x, kernel_size, options) => wasm.max_pool2d(x, kernel_size, options),
-    avg_pool2d: (x, kernel_size, options) => wasm.avg_pool2d(x, kernel_size, options),
-    adaptive_avg_pool2d: (x, output_size) => wasm.adaptive_avg_pool2d(x, output_size),
-    unfold: (x, kernel_size, options) => wasm.unfold(x, kernel_size, options),
-    fold: (x, output_size, kernel_size, options) => wasm.fold(x, output_size, kernel_size, options),
     relu: (x) => x.relu(),
     sigmoid: (x) => x.sigmoid(),
     tanh: (x) => x.tanh(),
@@ -45,15 +37,8 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     cross_entropy: (input, target, ...rest) => described.cross_entropy(input, classIndices(target), ...rest),
     nll_loss: (input, target, ...rest) => described.nll_loss(input, classIndices(target), ...rest),
     pad: (x, pad, options) => wasm.pad(x, pad, options),
-    interpolate: (x, options) => wasm.interpolate(x, options),
     /** A device-computed index is checked at the next read (an out-of-range one is clamped meanwhile). */
     embedding: (input, weight, options = {}) => wasm._embedding(handle(input), handle(weight), options),
-    batch_norm: (x, running_mean, running_var, weight, bias, options) =>
-      wasm._batch_norm(x, handle(running_mean), handle(running_var), handle(weight), handle(bias), options),
-    layer_norm: (x, normalized_shape, weight, bias, options) =>
-      wasm._layer_norm(x, normalized_shape, handle(weight), handle(bias), options),
-    group_norm: (x, num_groups, weight, bias, options) =>
-      wasm._group_norm(x, num_groups, handle(weight), handle(bias), options),
   };
 
   // torch.nn.init: bounds from fan-in/fan-out, filled by the engine's Philox generator.

@@ -11,7 +11,6 @@ mod device;
 mod einsum;
 mod gather;
 mod index;
-mod interpolate;
 mod io;
 mod math;
 mod memory;
@@ -26,7 +25,6 @@ mod scan;
 mod sort;
 mod vnorm;
 mod weighted;
-mod window;
 
 use std::sync::{Arc, Once};
 
@@ -399,9 +397,11 @@ mod _vkml {
         attention::PyMha,
         autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode},
         described::{
-            _described, addcdiv, addcmul, addmm, binary_cross_entropy, binary_cross_entropy_with_logits, celu,
-            cross_entropy, diag, diagonal, dropout, elu, gelu, hardtanh, huber_loss, kl_div, l1_loss, leaky_relu,
-            linear, mse_loss, nan_to_num, nll_loss, scaled_dot_product_attention, smooth_l1_loss, softplus, tril, triu,
+            _described, adaptive_avg_pool2d, addcdiv, addcmul, addmm, avg_pool2d, batch_norm, binary_cross_entropy,
+            binary_cross_entropy_with_logits, celu, conv1d, conv2d, conv_transpose2d, cross_entropy, diag, diagonal,
+            dropout, elu, fold, gelu, group_norm, hardtanh, huber_loss, interpolate, kl_div, l1_loss, layer_norm,
+            leaky_relu, linear, max_pool2d, mse_loss, nan_to_num, nll_loss, scaled_dot_product_attention,
+            smooth_l1_loss, softplus, tril, triu, unfold,
         },
         device::{
             _force_matmul, _has_coop_matmul, _has_wide_matmul, _lose_device, _matmul_pipeline, best_device, devices,
@@ -409,14 +409,10 @@ mod _vkml {
         },
         einsum::einsum,
         gather::{_gather, _index_select, _scatter, _take_along_dim, embedding},
-        interpolate::interpolate,
         io::{load, save},
         math::{_binary, _clamp, _lerp, _masked_fill, _moment, _product, _roll, _unary, _update},
         memory::{_empty_cache, _memory, _reset_peak_memory},
-        nn::{
-            adaptive_avg_pool2d, avg_pool2d, batch_norm, conv1d, conv2d, conv_transpose2d, group_norm, layer_norm,
-            log_softmax, logsumexp, max_pool2d, one_hot, sigmoid, softmax,
-        },
+        nn::{log_softmax, logsumexp, one_hot, sigmoid, softmax},
         optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr},
         pad::pad,
         profile::{_profile_start, _profile_stop},
@@ -427,7 +423,6 @@ mod _vkml {
         sort::{_argsort, _sort, _topk},
         vnorm::_norm,
         weighted::PyWeighted,
-        window::{fold, unfold},
     };
 
     use super::{DType, PyDType as D};

@@ -100,6 +100,15 @@ test("every described function is in torch's namespace, its options positional o
   assert.throws(() => F.hardtanh(x, 0, 1, 2), { name: "TypeError", message: /at most 3 positional/ });
   assert.throws(() => F.hardtanh(x, 0, { min_val: 0 }), { name: "TypeError", message: /multiple values/ });
   assert.throws(() => F.mse_loss(x), { name: "TypeError", message: /missing 1 required/ });
+  // Required arguments after the tensors, positional or in the object; max_pool2d's indices as torch's.
+  const img = t([[[[1, 5, 2, 0], [3, 4, 8, 1], [0, 2, 6, 7], [9, 1, 3, 2]]]]);
+  await same(F.max_pool2d(img, 2), F.max_pool2d(img, { kernel_size: [2, 2] }));
+  const [mv, mi] = F.max_pool2d(img, 2, { return_indices: true });
+  assert.deepEqual(await values(mv), [5, 8, 9, 7]);
+  assert.deepEqual(Array.from(await mi.data(), Number), [1, 6, 12, 11]);
+  assert.deepEqual(await values(F.avg_pool2d(img, 2, { divisor_override: 2 })), [6.5, 5.5, 6, 9]);
+  assert.throws(() => F.max_pool2d(img), { name: "TypeError", message: /missing required argument\(s\): 'kernel_size'/ });
+  assert.throws(() => F.max_pool2d(img, [1, 2, 3]), /kernel_size to be a single integer value or a list of 2 values/);
 });
 
 test("normalisation layers and Embedding hold their layout's parameters and buffers, reset as torch's", async () => {

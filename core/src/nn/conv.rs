@@ -82,6 +82,26 @@ fn out_size(size: usize, k: usize, s: usize, d: usize, ceil: bool) -> Result<usi
     Ok(if ceil { n.div_ceil(s) } else { n / s } + 1)
 }
 
+/// A pool's output size (torch's formula): with ceil_mode, the last window must start inside the input or the
+/// left padding.
+fn pooled(
+    size: [usize; 2],
+    kernel: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+    dilation: [usize; 2],
+    ceil_mode: bool,
+) -> Result<[usize; 2]> {
+    let mut out = [0; 2];
+    for d in 0..2 {
+        out[d] = out_size(size[d] + 2 * padding[d], kernel[d], stride[d], dilation[d], ceil_mode)?;
+        if ceil_mode && (out[d] - 1) * stride[d] >= size[d] + padding[d] {
+            out[d] -= 1;
+        }
+    }
+    Ok(out)
+}
+
 fn require_4d(name: &str, x: &Tensor) -> Result<()> {
     if x.ndim() != 4 {
         return Err(Error::Runtime(format!(
@@ -215,29 +235,20 @@ pub fn conv2d(
 pub fn max_pool2d(
     x: &Tensor,
     kernel: [usize; 2],
-    stride: [usize; 2],
+    stride: Option<[usize; 2]>,
     padding: [usize; 2],
     dilation: [usize; 2],
     ceil_mode: bool,
     return_indices: bool,
 ) -> Result<(Tensor, Option<Tensor>)> {
+    let stride = stride.unwrap_or(kernel);
     check_pool("max_pool2d", x, kernel, stride, padding)?;
     check_pos("dilation", dilation)?;
     if !x.dtype().is_float() && x.dtype() != DType::I64 && x.dtype() != DType::I32 {
         return Err(Error::Unsupported(format!("\"max_pool2d\" not implemented for '{}'", x.dtype().name())));
     }
     let (h, w) = (x.shape()[2], x.shape()[3]);
-    let mut out = [
-        out_size(h + 2 * padding[0], kernel[0], stride[0], dilation[0], ceil_mode)?,
-        out_size(w + 2 * padding[1], kernel[1], stride[1], dilation[1], ceil_mode)?,
-    ];
-    // torch: with ceil_mode, the last window must start inside the input or the left padding.
-    for d in 0..2 {
-        let size = [h, w][d];
-        if ceil_mode && (out[d] - 1) * stride[d] >= size + padding[d] {
-            out[d] -= 1;
-        }
-    }
+    let out = pooled([h, w], kernel, stride, padding, dilation, ceil_mode)?;
     // Padding (and ceil_mode's overhang) reads −inf, which never wins a window.
     let extra = |d: usize, size: usize| {
         let need = (out[d] - 1) * stride[d] + dilation[d] * (kernel[d] - 1) + 1;
@@ -284,29 +295,65 @@ pub fn max_pool2d(
     Ok((values, Some(indices)))
 }
 
-/// `avg_pool2d(x, kernel, stride, padding, ceil_mode=False, count_include_pad=True)`: the mean of each window,
-/// zero padding counted, as torch's defaults.
-pub fn avg_pool2d(x: &Tensor, kernel: [usize; 2], stride: [usize; 2], padding: [usize; 2]) -> Result<Tensor> {
+/// `avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)`: each window's sum
+/// over torch's divisor: the override, else the window's elements inside the padded input (`count_include_pad`) or
+/// inside the input; stride defaults to the kernel. int64 windows divide with C's truncation, as torch.
+#[allow(clippy::too_many_arguments)]
+pub fn avg_pool2d(
+    x: &Tensor,
+    kernel: [usize; 2],
+    stride: Option<[usize; 2]>,
+    padding: [usize; 2],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: Option<i64>,
+) -> Result<Tensor> {
+    let stride = stride.unwrap_or(kernel);
     check_pool("avg_pool2d", x, kernel, stride, padding)?;
     crate::tensor::check::declared("avg_pool2d", x)?;
-    // torch averages int64 windows too, dividing the sum by the window's size with C's truncating division.
     let int64 = x.dtype() == DType::I64;
     if !x.dtype().is_float() && !int64 {
         return Err(Error::Unsupported(format!("\"avg_pool2d\" not implemented for '{}'", x.dtype().name())));
     }
-    let (h, w) = (x.shape()[2], x.shape()[3]);
-    let out = [
-        out_size(h + 2 * padding[0], kernel[0], stride[0], 1, false)?,
-        out_size(w + 2 * padding[1], kernel[1], stride[1], 1, false)?,
-    ];
-    let xp = pad2d(x, [(padding[0], padding[0]), (padding[1], padding[1])], Scalar::Int(0))?;
-    let win = Window { kernel, stride, dilation: [1, 1], out };
-    let taps = tap_stack(&xp, &win)?;
-    if int64 {
-        let size = Operand::Scalar(Scalar::Int((kernel[0] * kernel[1]) as i64));
-        return crate::api::division::trunc_divide(&Operand::Tensor(taps.sum(Some(&[4]), false)?), &size);
+    if divisor_override == Some(0) {
+        return Err(Error::Runtime("divisor must be not zero".into()));
     }
-    taps.mean(Some(&[4]), false)
+    let size = [x.shape()[2], x.shape()[3]];
+    let out = pooled(size, kernel, stride, padding, [1, 1], ceil_mode)?;
+    // ceil_mode's last windows may run past the padded input: they read zeros there, and no divisor counts them.
+    let extra = |d: usize| ((out[d] - 1) * stride[d] + kernel[d]).saturating_sub(size[d] + 2 * padding[d]);
+    let xp = pad2d(x, [(padding[0], padding[0] + extra(0)), (padding[1], padding[1] + extra(1))], Scalar::Int(0))?;
+    let taps = tap_stack(&xp, &Window { kernel, stride, dilation: [1, 1], out })?;
+    let whole = kernel[0] * kernel[1];
+    let divisor = match divisor_override {
+        Some(d) => Operand::Scalar(Scalar::Int(d)),
+        None if count_include_pad && extra(0) == 0 && extra(1) == 0 => Operand::Scalar(Scalar::Int(whole as i64)),
+        None => {
+            // Each window's count: the rows times the columns it covers of the region that counts.
+            let span = |d: usize, o: usize| {
+                let start = (o * stride[d]) as i64 - padding[d] as i64;
+                let (lo, hi) = if count_include_pad {
+                    (-(padding[d] as i64), (size[d] + padding[d]) as i64)
+                } else {
+                    (0, size[d] as i64)
+                };
+                ((start + kernel[d] as i64).min(hi) - start.max(lo)).max(0)
+            };
+            let counts: Vec<i64> =
+                (0..out[0]).flat_map(|i| (0..out[1]).map(move |j| span(0, i) * span(1, j))).collect();
+            let bytes = counts.iter().flat_map(|c| c.to_le_bytes()).collect();
+            Operand::Tensor(Tensor::from_bytes(bytes, &out, DType::I64, x.device())?)
+        }
+    };
+    if int64 {
+        return crate::api::division::trunc_divide(&Operand::Tensor(taps.sum(Some(&[4]), false)?), &divisor);
+    }
+    if let (None, Operand::Scalar(_)) = (divisor_override, &divisor) {
+        return taps.mean(Some(&[4]), false);
+    }
+    // The sum in the accumulating dtype, divided once and rounded once, as torch's kernels.
+    let sums = taps.to_dtype(crate::base::dtype::opmath(x.dtype()))?.sum(Some(&[4]), false)?;
+    binary(&Operand::Tensor(sums), &divisor, BinaryOp::Div)?.to_dtype(x.dtype())
 }
 
 /// `adaptive_avg_pool2d(x, (OH, OW))` where each input size is a multiple of the output size (equal windows).
@@ -327,5 +374,5 @@ pub fn adaptive_avg_pool2d(x: &Tensor, out: [usize; 2]) -> Result<Tensor> {
         )));
     }
     let k = [h / out[0], w / out[1]];
-    avg_pool2d(x, k, k, [0, 0])
+    avg_pool2d(x, k, None, [0, 0], false, true, None)
 }

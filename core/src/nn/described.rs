@@ -4,12 +4,16 @@
 //! (keyword arguments with these defaults) and JavaScript (an options object with the same names) together.
 
 /// `described_functions!(cb)` expands
-/// `cb! { $(#[doc = ..] ns name(tensor, .. {optional tensor, ..}; [option: kind = default] ..) => f;)* }`, where `ns`
-/// is the namespace torch has the function in (`torch`, `F` for `torch.nn.functional`, or `Tensor` for a function of
-/// `torch` that is also a method of `torch.Tensor`, its first tensor the method's tensor): `f` takes the
-/// tensors, the optional tensors and the options in that order; the brackets keep a default's tokens as written, so
-/// that Python's signature shows them. An option's kind is `f64`, `i64`, `bool`, `str`, `maybe_f64` (a number or
-/// None), `Reduction` or `KlReduction` (the last two parsed from torch's strings).
+/// `cb! { $(#[doc = ..] ns name(tensor, .. <required: Kind, ..> {optional tensor, ..}; [option: kind = default] ..)
+/// => f [as returned];)* }`, where `ns` is the namespace torch has the function in (`torch`, `F` for
+/// `torch.nn.functional`, or `Tensor` for a function of `torch` that is also a method of `torch.Tensor`, its first
+/// tensor the method's tensor): `f` takes the tensors, the required arguments, the optional tensors and the options in
+/// that order, torch's order; the brackets keep a default's tokens as written, so that Python's signature shows them.
+/// An option's kind is `f64`, `i64`, `count` (an i64 that `nn::args::Count` checks), `bool`, `str`, `maybe_f64`,
+/// `maybe_i64`, `maybe_bool` (each of the last three also None), `Reduction` or `KlReduction` (parsed from torch's strings), or a kind of `nn::args` (a capitalised
+/// name: `Pair`, `MaybePair`, `Single`, `Count`, `Shape`, `Padding2`, `Padding1`, `PerDim`), which each front end
+/// reads into an `Arg` and converts with `described_arg!`; a required argument is always of such a kind. `as
+/// indices` marks a function returning values and optional indices (`max_pool2d`'s `return_indices`).
 #[macro_export]
 macro_rules! described_functions {
     ($callback:ident) => {
@@ -77,6 +81,52 @@ macro_rules! described_functions {
             /// `dropout(input, p, training)`: each element zeroed with probability p and the rest scaled by
             /// 1/(1 − p) while training; the input itself otherwise.
             F dropout(input; [p: f64 = 0.5] [training: bool = true]) => $crate::nn::functional::dropout;
+            /// `conv1d(input, weight, bias, stride, padding, dilation, groups)` over (N, C, L) or unbatched (C, L)
+            /// inputs; padding an int, "same" or "valid".
+            F conv1d(input, weight {bias};
+                [stride: Single = 1] [padding: Padding1 = 0] [dilation: Single = 1] [groups: count = 1])
+                => $crate::nn::conv::conv1d;
+            /// `conv2d(input, weight, bias, stride, padding, dilation, groups)` with weight (O, C/groups, KH, KW);
+            /// padding an int, a pair, "same" or "valid".
+            F conv2d(input, weight {bias};
+                [stride: Pair = 1] [padding: Padding2 = 0] [dilation: Pair = 1] [groups: count = 1])
+                => $crate::nn::conv::conv2d;
+            /// `conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)` with
+            /// weight (C, O/groups, KH, KW): conv2d's gradient with respect to its input.
+            F conv_transpose2d(input, weight {bias}; [stride: Pair = 1] [padding: Pair = 0] [output_padding: Pair = 0]
+                [groups: count = 1] [dilation: Pair = 1]) => $crate::nn::conv_transpose::conv_transpose2d;
+            /// `max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)`: each
+            /// window's first maximum (stride defaults to the kernel), and with return_indices its flat index h·W + w.
+            F max_pool2d(input <kernel_size: Pair>; [stride: MaybePair = None] [padding: Pair = 0]
+                [dilation: Pair = 1] [ceil_mode: bool = false] [return_indices: bool = false])
+                => $crate::nn::conv::max_pool2d as indices;
+            /// `avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)`:
+            /// each window's sum over the override, or over its elements inside the padded input or the input.
+            F avg_pool2d(input <kernel_size: Pair>; [stride: MaybePair = None] [padding: Pair = 0]
+                [ceil_mode: bool = false] [count_include_pad: bool = true] [divisor_override: maybe_i64 = None])
+                => $crate::nn::conv::avg_pool2d;
+            /// `adaptive_avg_pool2d(input, output_size)`: output sizes that divide the input's.
+            F adaptive_avg_pool2d(input <output_size: Pair>;) => $crate::nn::conv::adaptive_avg_pool2d;
+            /// `unfold(input, kernel_size, dilation, padding, stride)`: im2col, (N, C, H, W) to (N, C·KH·KW, L).
+            F unfold(input <kernel_size: Pair>; [dilation: Pair = 1] [padding: Pair = 0] [stride: Pair = 1])
+                => $crate::nn::fold::unfold;
+            /// `fold(input, output_size, kernel_size, dilation, padding, stride)`: col2im, overlapping blocks added.
+            F fold(input <output_size: Pair, kernel_size: Pair>; [dilation: Pair = 1] [padding: Pair = 0]
+                [stride: Pair = 1]) => $crate::nn::fold::fold;
+            /// `batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)`: batch
+            /// statistics in training (updating the running ones in place), the running ones otherwise.
+            F batch_norm(input {running_mean, running_var, weight, bias};
+                [training: bool = false] [momentum: f64 = 0.1] [eps: f64 = 1e-5]) => $crate::nn::norm::batch_norm;
+            /// `layer_norm(input, normalized_shape, weight, bias, eps)`: statistics over the trailing dims.
+            F layer_norm(input <normalized_shape: Shape> {weight, bias}; [eps: f64 = 1e-5])
+                => $crate::nn::norm::layer_norm;
+            /// `group_norm(input, num_groups, weight, bias, eps)`: statistics per sample and group of channels.
+            F group_norm(input <num_groups: Count> {weight, bias}; [eps: f64 = 1e-5]) => $crate::nn::norm::group_norm;
+            /// `interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)`:
+            /// nearest, linear (3-d) or bilinear (4-d); size and scale_factor a number or one per spatial dim.
+            F interpolate(input; [size: PerDim = None] [scale_factor: PerDim = None] [mode: str = "nearest"]
+                [align_corners: maybe_bool = None] [recompute_scale_factor: maybe_bool = None]
+                [antialias: bool = false]) => $crate::nn::interpolate::interpolate;
             /// `binary_cross_entropy(input, target, weight, reduction)` on probabilities.
             F binary_cross_entropy(input, target {weight}; [reduction: Reduction = "mean"])
                 => $crate::nn::loss::binary_cross_entropy;

@@ -9,13 +9,16 @@ use crate::nn::conv::pad2d;
 use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
+/// A size per spatial dim (height, width).
+type Pair = [usize; 2];
+
 /// Kernel, dilation, padding and stride of a sliding-window op, each per spatial dim (torch's argument order).
 #[derive(Clone, Copy, Debug)]
-pub struct Blocks {
-    pub kernel: [usize; 2],
-    pub dilation: [usize; 2],
-    pub padding: [usize; 2],
-    pub stride: [usize; 2],
+struct Blocks {
+    kernel: [usize; 2],
+    dilation: [usize; 2],
+    padding: [usize; 2],
+    stride: [usize; 2],
 }
 
 impl Blocks {
@@ -86,7 +89,8 @@ fn check_dtype(what: &str, x: &Tensor) -> Result<()> {
 
 /// `F.unfold(x, kernel_size, dilation, padding, stride)`: x (N, C, H, W) or (C, H, W) to (N, C·KH·KW, L) or
 /// (C·KH·KW, L), the blocks in row-major order.
-pub fn unfold(x: &Tensor, b: Blocks) -> Result<Tensor> {
+pub fn unfold(x: &Tensor, kernel: Pair, dilation: Pair, padding: Pair, stride: Pair) -> Result<Tensor> {
+    let b = Blocks { kernel, dilation, padding, stride };
     b.check()?;
     let s = x.shape();
     if !matches!(s.len(), 3 | 4) || s[s.len() - 3..].contains(&0) {
@@ -118,7 +122,8 @@ pub fn unfold(x: &Tensor, b: Blocks) -> Result<Tensor> {
 
 /// `F.fold(x, output_size, kernel_size, dilation, padding, stride)`: x (N, C·KH·KW, L) or (C·KH·KW, L) summed into
 /// (N, C, H, W) or (C, H, W) of `size`, overlapping blocks added.
-pub fn fold(x: &Tensor, size: [usize; 2], b: Blocks) -> Result<Tensor> {
+pub fn fold(x: &Tensor, size: Pair, kernel: Pair, dilation: Pair, padding: Pair, stride: Pair) -> Result<Tensor> {
+    let b = Blocks { kernel, dilation, padding, stride };
     let s = x.shape();
     if !matches!(s.len(), 2 | 3) || s[s.len() - 2..].contains(&0) {
         return Err(Error::Runtime(format!(

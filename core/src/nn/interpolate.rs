@@ -6,12 +6,13 @@ use crate::api::elementwise::{binary, mul, t};
 use crate::api::gather::index_select_unchecked;
 use crate::base::dtype::DType;
 use crate::graph::op::BinaryOp;
+use crate::nn::args::PerDim;
 use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
 /// How `interpolate` samples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+enum Mode {
     Nearest,
     /// linear for 3-d inputs, bilinear for 4-d ones.
     Linear,
@@ -97,8 +98,59 @@ fn linear(x: &Tensor, d: usize, out: usize, scale: f32, align_corners: bool) -> 
     binary(&t(&mul(&a, &weights(&w0)?)?), &t(&mul(&b, &weights(&w1)?)?), BinaryOp::Add)
 }
 
-/// `F.interpolate(x, size, scale_factor, mode, align_corners)` over the dims after the first two.
+/// torch's `F.interpolate(x, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)`: modes
+/// "nearest", "linear" (3-d) and "bilinear" (4-d); recompute_scale_factor takes the output size from the factor,
+/// then the scale from the sizes.
 pub fn interpolate(
+    x: &Tensor,
+    size: PerDim,
+    scale_factor: PerDim,
+    mode: &str,
+    align_corners: Option<bool>,
+    recompute_scale_factor: Option<bool>,
+    antialias: bool,
+) -> Result<Tensor> {
+    let n = x.ndim().saturating_sub(2);
+    let mode = match (mode, n) {
+        ("nearest", _) => Mode::Nearest,
+        ("linear", 1) | ("bilinear", 2) => Mode::Linear,
+        _ => {
+            return Err(Error::Value(format!(
+                "interpolate: mode {mode:?} is not supported for {}-d input (nearest for 3-d and 4-d, linear for \
+                 3-d, bilinear for 4-d)",
+                x.ndim()
+            )))
+        }
+    };
+    if antialias {
+        return Err(Error::Value("interpolate: antialias=True is not supported".into()));
+    }
+    if mode == Mode::Nearest && align_corners.is_some() {
+        return Err(Error::Value(
+            "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | \
+             trilinear"
+                .into(),
+        ));
+    }
+    let mut scale = scale_factor.per_dim("scale_factor", n)?;
+    let mut size = match size.per_dim("size", n)? {
+        Some(v) if v.iter().any(|s| s.fract() != 0.0) => {
+            return Err(Error::Dtype(format!("interpolate: size must be ints, got {v:?}")))
+        }
+        // A negative size is torch's "greater than 0" error below.
+        v => v.map(|v| v.iter().map(|&s| s.max(0.0) as usize).collect::<Vec<_>>()),
+    };
+    if recompute_scale_factor == Some(true) {
+        if let Some(f) = scale.take() {
+            size =
+                Some(x.shape()[2..].iter().zip(&f).map(|(&i, &s)| (i as f64 * s).floor().max(0.0) as usize).collect());
+        }
+    }
+    resample(x, size.as_deref(), scale.as_deref(), mode, align_corners.unwrap_or(false))
+}
+
+/// `interpolate` over the dims after the first two, the sizes or factors one per dim.
+fn resample(
     x: &Tensor,
     size: Option<&[usize]>,
     scale_factor: Option<&[f64]>,

@@ -1,9 +1,10 @@
 //! Layer 9: network math written once over the tensor ops, so gradients come from the primitives' rules: the
-//! functional core (linear, softmax family, classification losses, dropout), activations, losses, normalisation,
+//! arguments torch takes as ints or tuples, the functional core (linear, softmax family, classification losses, dropout), activations, losses, normalisation,
 //! convolution, unfold/fold and pooling, attention and the MultiheadAttention layout, recurrent layers, interpolation, and the optimizers' update rules.
 
 pub mod activation;
 pub mod affine;
+pub mod args;
 pub mod attention;
 pub mod conv;
 pub mod conv_transpose;

@@ -142,13 +142,13 @@ pub fn batch_norm(
 /// `layer_norm(x, normalized_shape, weight, bias, eps)`: statistics over the trailing `normalized_shape` dims.
 pub fn layer_norm(
     x: &Tensor,
-    normalized_shape: &[usize],
+    normalized_shape: Vec<usize>,
     weight: Option<&Tensor>,
     bias: Option<&Tensor>,
     eps: f64,
 ) -> Result<Tensor> {
     let k = normalized_shape.len();
-    if k == 0 || x.ndim() < k || x.shape()[x.ndim() - k..] != *normalized_shape {
+    if k == 0 || x.ndim() < k || x.shape()[x.ndim() - k..] != normalized_shape[..] {
         return Err(Error::Runtime(format!(
             "Given normalized_shape={normalized_shape:?}, expected input with shape [*, {}], but got input of size \
              {:?}",

@@ -552,7 +552,10 @@ def _update(t: Tensor, other: Any, op: str) -> None:
     `t op= other` in place (torch's cast rule: the result must fit t's dtype), for methods bound in Python.
     """
 
-def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor: ...
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    """
+    `adaptive_avg_pool2d(input, output_size)`: output sizes that divide the input's.
+    """
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: SupportsFloat | SupportsIndex = 1.0) -> Tensor:
     """
@@ -570,7 +573,12 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: SupportsFloat | Suppo
     """
 
 def arange(start: Any, end: Any | None = None, step: Any | None = None, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
-def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any | None = None, padding: Any | None = None) -> Tensor: ...
+
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any | None = None, padding: Any | None = None, ceil_mode: bool2 = False, count_include_pad: bool2 = True, divisor_override: SupportsIndex | None = None) -> Tensor:
+    """
+    `avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)`:
+    each window's sum over the override, or over its elements inside the padded input or the input.
+    """
 
 def backward(tensors: Any, grad_tensors: Any | None = None, retain_graph: bool2 | None = None, create_graph: bool2 = False, inputs: Any | None = None) -> None:
     """
@@ -578,7 +586,11 @@ def backward(tensors: Any, grad_tensors: Any | None = None, retain_graph: bool2 
     `torch.autograd.backward`.
     """
 
-def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None, bias: Tensor | None = None, training: bool2 = False, momentum: SupportsFloat | SupportsIndex = 0.1, eps: SupportsFloat | SupportsIndex = 1e-5) -> Tensor: ...
+def batch_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None, weight: Tensor | None = None, bias: Tensor | None = None, training: bool2 = False, momentum: SupportsFloat | SupportsIndex = 0.1, eps: SupportsFloat | SupportsIndex = 1e-5) -> Tensor:
+    """
+    `batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)`: batch
+    statistics in training (updating the running ones in place), the running ones otherwise.
+    """
 
 def best_device() -> tuple[Device, str]:
     """
@@ -602,9 +614,23 @@ def celu(input: Tensor, alpha: SupportsFloat | SupportsIndex = 1.0) -> Tensor:
     `celu(input, alpha)`: max(0, x) + min(0, alpha·(e^(x/alpha) − 1)).
     """
 
-def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any | None = None, padding: Any | None = None, dilation: Any | None = None, groups: SupportsIndex = 1) -> Tensor: ...
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any | None = None, padding: Any | None = None, dilation: Any | None = None, groups: SupportsIndex = 1) -> Tensor: ...
-def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any | None = None, padding: Any | None = None, output_padding: Any | None = None, groups: SupportsIndex = 1, dilation: Any | None = None) -> Tensor: ...
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any | None = None, padding: Any | None = None, dilation: Any | None = None, groups: SupportsIndex = 1) -> Tensor:
+    """
+    `conv1d(input, weight, bias, stride, padding, dilation, groups)` over (N, C, L) or unbatched (C, L)
+    inputs; padding an int, "same" or "valid".
+    """
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any | None = None, padding: Any | None = None, dilation: Any | None = None, groups: SupportsIndex = 1) -> Tensor:
+    """
+    `conv2d(input, weight, bias, stride, padding, dilation, groups)` with weight (O, C/groups, KH, KW);
+    padding an int, a pair, "same" or "valid".
+    """
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any | None = None, padding: Any | None = None, output_padding: Any | None = None, groups: SupportsIndex = 1, dilation: Any | None = None) -> Tensor:
+    """
+    `conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)` with
+    weight (C, O/groups, KH, KW): conv2d's gradient with respect to its input.
+    """
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, ignore_index: SupportsIndex = ..., reduction: str = "mean", label_smoothing: SupportsFloat | SupportsIndex = 0.0) -> Tensor:
     """
@@ -649,7 +675,12 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: SupportsIndex | None =
     """
 
 def eye(n: SupportsIndex, m: SupportsIndex | None = None, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
-def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any | None = None, padding: Any | None = None, stride: Any | None = None) -> Tensor: ...
+
+def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any | None = None, padding: Any | None = None, stride: Any | None = None) -> Tensor:
+    """
+    `fold(input, output_size, kernel_size, dilation, padding, stride)`: col2im, overlapping blocks added.
+    """
+
 def from_numpy(array: Any) -> Tensor: ...
 def full(size: Any, fill_value: Any, dtype: Any | None = None, device: Any | None = None) -> Tensor: ...
 
@@ -658,7 +689,11 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     `gelu(input, approximate)`: x·Φ(x), or its tanh approximation with approximate = "tanh".
     """
 
-def group_norm(input: Tensor, num_groups: SupportsIndex, weight: Tensor | None = None, bias: Tensor | None = None, eps: SupportsFloat | SupportsIndex = 1e-5) -> Tensor: ...
+def group_norm(input: Tensor, num_groups: Any, weight: Tensor | None = None, bias: Tensor | None = None, eps: SupportsFloat | SupportsIndex = 1e-5) -> Tensor:
+    """
+    `group_norm(input, num_groups, weight, bias, eps)`: statistics per sample and group of channels.
+    """
+
 def hardsigmoid(input: Tensor) -> Tensor: ...
 def hardswish(input: Tensor) -> Tensor: ...
 
@@ -677,7 +712,12 @@ def init_vulkan(index: SupportsIndex = 0, min_spec: bool2 = False) -> Device:
     Open Vulkan adapter `index`; `min_spec` (or VKML_MIN_SPEC=1) requests only the Vulkan 1.3 ∩ WebGPU floor.
     """
 
-def interpolate(input: Tensor, size: Any | None = None, scale_factor: Any | None = None, mode: str = "nearest", align_corners: bool2 | None = None, recompute_scale_factor: bool2 | None = None, antialias: bool2 = False) -> Tensor: ...
+def interpolate(input: Tensor, size: Any | None = None, scale_factor: Any | None = None, mode: str = "nearest", align_corners: bool2 | None = None, recompute_scale_factor: bool2 | None = None, antialias: bool2 = False) -> Tensor:
+    """
+    `interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)`:
+    nearest, linear (3-d) or bilinear (4-d); size and scale_factor a number or one per spatial dim.
+    """
+
 def is_eager() -> bool2: ...
 def is_grad_enabled() -> bool2: ...
 
@@ -692,7 +732,10 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     `l1_loss(input, target, reduction)`: |input − target|, reduced.
     """
 
-def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None, bias: Tensor | None = None, eps: SupportsFloat | SupportsIndex = 1e-5) -> Tensor: ...
+def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None, bias: Tensor | None = None, eps: SupportsFloat | SupportsIndex = 1e-5) -> Tensor:
+    """
+    `layer_norm(input, normalized_shape, weight, bias, eps)`: statistics over the trailing dims.
+    """
 
 def leaky_relu(input: Tensor, negative_slope: SupportsFloat | SupportsIndex = 0.01) -> Tensor:
     """
@@ -716,7 +759,13 @@ def log_softmax(input: Tensor, dim: SupportsIndex, dtype: Any | None = None) -> 
 def logsigmoid(input: Tensor) -> Tensor: ...
 def logsumexp(input: Tensor, dim: Any, keepdim: bool2 = False) -> Tensor: ...
 def manual_seed(seed: SupportsIndex) -> None: ...
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any | None = None, padding: Any | None = None, dilation: Any | None = None, ceil_mode: bool2 = False, return_indices: bool2 = False) -> Any: ...
+
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any | None = None, padding: Any | None = None, dilation: Any | None = None, ceil_mode: bool2 = False, return_indices: bool2 = False) -> Any:
+    """
+    `max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)`: each
+    window's first maximum (stride defaults to the kernel), and with return_indices its flat index h·W + w.
+    """
+
 def mish(input: Tensor) -> Tensor: ...
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
@@ -843,7 +892,10 @@ def triu(input: Tensor, diagonal: SupportsIndex = 0) -> Tensor:
     elsewhere.
     """
 
-def unfold(input: Tensor, kernel_size: Any, dilation: Any | None = None, padding: Any | None = None, stride: Any | None = None) -> Tensor: ...
+def unfold(input: Tensor, kernel_size: Any, dilation: Any | None = None, padding: Any | None = None, stride: Any | None = None) -> Tensor:
+    """
+    `unfold(input, kernel_size, dilation, padding, stride)`: im2col, (N, C, H, W) to (N, C·KH·KW, L).
+    """
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     """

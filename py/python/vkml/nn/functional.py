@@ -6,6 +6,7 @@ import warnings
 from .. import _keywords, _vkml
 from .._vkml import (
     adaptive_avg_pool2d,
+    avg_pool2d,
     batch_norm,
     celu,
     conv1d,
@@ -39,7 +40,6 @@ from .._vkml import (
     unfold,
 )
 from .losses import (
-    avg_pool2d,
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     cross_entropy,
