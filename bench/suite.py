@@ -27,13 +27,17 @@ SIZES = {
 # Seconds each case runs before its clock starts: a GPU idling at low clocks ramps up first (on the H200 the first
 # case, f32 matmul, read half the rate bench/matmul.py gave the same kernel in the same run without it).
 WARM = {"small": 0.0, "full": 1.0}
+# More for a run's first case: on a machine just started, the CNN step, first of `--only CNN,MLP`, read 9.0 ms after
+# the usual second, then 2.1 ms in the next process (an H100, 2026-12-06; docs/measurements.md).
+FIRST_WARM = {"small": 0.0, "full": 5.0}
 
 
 class Lib:
     """One library's side of a case: how to make its tensors, and how to wait for its device."""
 
-    def __init__(self, name, device, warm=0.0, warm_runs=1):
+    def __init__(self, name, device, warm=0.0, warm_runs=1, first_warm=0.0):
         self.name, self.device, self.warm, self.warm_runs = name, device, warm, warm_runs
+        self.first_warm = first_warm  # added to the first case's warm-up, then spent
 
     def tensor(self, a):
         if self.name == "torch":
@@ -62,7 +66,8 @@ def timed(lib, step, iters):
         lib.sync(step(0))
     # Warm steps queue up as the timed ones do (a wait every eighth): a GPU fed one short step at a time kept its low
     # clocks (an H100 just started gave the CNN step 20 ms, then 3.4 ms once warm; docs/performance.md).
-    until, k = time.perf_counter() + lib.warm, 0
+    until, k = time.perf_counter() + lib.warm + lib.first_warm, 0
+    lib.first_warm = 0.0
     while time.perf_counter() < until:
         out = step(0)
         if lib.name == "vkml":
@@ -232,8 +237,9 @@ def main() -> None:
         vkml.init_vulkan(0)
     except RuntimeError as e:
         print(f"no Vulkan device: {e}")
-    ours = Lib("vkml", args.device or vkml.best_device()[0], WARM[args.size], args.warm_runs)
-    theirs = Lib("torch", "cuda" if torch.cuda.is_available() else "cpu", WARM[args.size], args.warm_runs)
+    warm = (WARM[args.size], args.warm_runs, FIRST_WARM[args.size])
+    ours = Lib("vkml", args.device or vkml.best_device()[0], *warm)
+    theirs = Lib("torch", "cuda" if torch.cuda.is_available() else "cpu", *warm)
     _, _, _, batch, mlp_batches, iters = SIZES[args.size]
     batch = args.cnn_batch or batch
     rows = []
