@@ -4,6 +4,34 @@
 // `F.elu(x, alpha=0.5)`. A row of torch's Tensor namespace is a function of `torch` and a method of Tensor, its
 // first tensor the method's own.
 
+/** Binds `rest` (the arguments after a call's tensors) to `names`, positionally and by a trailing plain object (by
+ * name), as Python binds keywords: `{name: value}` of those given, or torch's TypeError naming `name`'s problem. */
+export function bindArgs(name, names, rest, isOptions, skipped = 0) {
+  rest = [...rest];
+  const given = rest.length > 0 && isOptions(rest.at(-1)) ? { ...rest.pop() } : {};
+  for (const key of Object.keys(given)) {
+    if (!names.includes(key)) throw new TypeError(`${name}() got an unexpected keyword argument '${key}'`);
+  }
+  if (rest.length > names.length) {
+    const [most, got] = [skipped + names.length, skipped + rest.length + (Object.keys(given).length ? 1 : 0)];
+    throw new TypeError(`${name}() takes at most ${most} positional arguments but ${got} were given`);
+  }
+  rest.forEach((value, i) => {
+    if (value === undefined) return;
+    if (given[names[i]] !== undefined) throw new TypeError(`${name}() got multiple values for argument '${names[i]}'`);
+    given[names[i]] = value;
+  });
+  return given;
+}
+
+/** Throws torch's TypeError unless each of `required` is in `given`. */
+export function requireArgs(name, required, given) {
+  const missing = required.filter((key) => given[key] === undefined || given[key] === null);
+  if (missing.length > 0) {
+    throw new TypeError(`${name}() missing required argument(s): ${missing.map((k) => `'${k}'`).join(", ")}`);
+  }
+}
+
 /** `{ torch: {name: fn}, F: {name: fn} }` for every described row; the Tensor rows also become Tensor's methods. */
 export function makeDescribed(wasm, { Tensor, handle }) {
   const spaces = { torch: {}, F: {}, Tensor: {} };
@@ -15,26 +43,8 @@ export function makeDescribed(wasm, { Tensor, handle }) {
       if (args.length < count) {
         throw new TypeError(`${name}() missing ${count - args.length} required tensor argument(s)`);
       }
-      const rest = args.slice(count);
-      const given = rest.length > 0 && isOptions(rest.at(-1)) ? { ...rest.pop() } : {};
-      for (const key of Object.keys(given)) {
-        if (!names.includes(key)) throw new TypeError(`${name}() got an unexpected keyword argument '${key}'`);
-      }
-      if (rest.length > names.length) {
-        const most = count + names.length;
-        throw new TypeError(`${name}() takes at most ${most} positional arguments but ${args.length} were given`);
-      }
-      rest.forEach((value, i) => {
-        if (value === undefined) return;
-        if (given[names[i]] !== undefined) {
-          throw new TypeError(`${name}() got multiple values for argument '${names[i]}'`);
-        }
-        given[names[i]] = value;
-      });
-      const missing = required.filter((key) => given[key] === undefined || given[key] === null);
-      if (missing.length > 0) {
-        throw new TypeError(`${name}() missing required argument(s): ${missing.map((k) => `'${k}'`).join(", ")}`);
-      }
+      const given = bindArgs(name, names, args.slice(count), isOptions, count);
+      requireArgs(name, required, given);
       const values = {};
       for (const key of [...required, ...options]) {
         if (given[key] !== undefined && given[key] !== null) values[key] = given[key];

@@ -2,7 +2,9 @@
 // generated declarations (pkg/vkml_web.d.ts); this file adds what index.js, nn.js and optim.js define.
 // TypeScript: the `lib` option needs `esnext.disposable` (or `esnext`), as wasm-bindgen's classes declare
 // `Symbol.dispose`.
-import { Tensor, ProfileSession, type DescribedTorch, type DescribedFunctional } from "./pkg/vkml_web.js";
+import {
+  Tensor, ProfileSession, type DescribedTorch, type DescribedFunctional, type DescribedModules,
+} from "./pkg/vkml_web.js";
 
 export {
   ProfileSession, Tensor, manual_seed, no_grad, is_grad_enabled, init_webgpu, best_device, devices, load_safetensors,
@@ -149,7 +151,9 @@ type RecurrentOptions = { num_layers?: number; bias?: boolean; batch_first?: boo
   bidirectional?: boolean } & TensorOptions;
 type AttentionCall = { key_padding_mask?: Tensor; need_weights?: boolean; attn_mask?: Tensor;
   average_attn_weights?: boolean; is_causal?: boolean };
-export declare const nn: {
+/** The modules that apply one function with their arguments (the engine describes them: DescribedModules). */
+type AppliedModules = { [K in keyof DescribedModules]: ModuleClass<DescribedModules[K]> };
+export declare const nn: Omit<AppliedModules, "MaxPool2d"> & {
   Module: typeof Module;
   Parameter(t: Tensor, requires_grad?: boolean): Tensor;
   Sequential: ModuleClass<Module[]>;
@@ -170,35 +174,14 @@ export declare const nn: {
     & TensorOptions)?], (x: Tensor) => Tensor, Resets>;
   GroupNorm: ModuleClass<[number, number, ({ eps?: number; affine?: boolean } & TensorOptions)?],
     (x: Tensor) => Tensor, Resets>;
-  ReLU: ModuleClass<[]>;
-  Tanh: ModuleClass<[]>;
-  GELU: ModuleClass<[approximate?: "none" | "tanh"]>;
-  SiLU: ModuleClass<[]>;
-  Mish: ModuleClass<[]>;
-  ELU: ModuleClass<[alpha?: number]>;
-  SELU: ModuleClass<[]>;
-  CELU: ModuleClass<[alpha?: number]>;
-  LeakyReLU: ModuleClass<[negative_slope?: number]>;
-  Softplus: ModuleClass<[beta?: number, threshold?: number]>;
-  LogSigmoid: ModuleClass<[]>;
-  Softsign: ModuleClass<[]>;
-  Hardsigmoid: ModuleClass<[]>;
-  Hardswish: ModuleClass<[]>;
   Hardtanh: ModuleClass<[min_val?: number, max_val?: number]>;
-  ReLU6: ModuleClass<[]>;
-  Sigmoid: ModuleClass<[]>;
   Identity: ModuleClass<[]>;
   Softmax: ModuleClass<[number]>;
   LogSoftmax: ModuleClass<[number]>;
   Flatten: ModuleClass<[number?, number?]>;
   Dropout: ModuleClass<[number?]>;
-  MaxPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair; dilation?: Pair; ceil_mode?: boolean;
-    return_indices?: boolean }?], (x: Tensor) => Tensor | [Tensor, Tensor]>;
-  AvgPool2d: ModuleClass<[Pair, { stride?: Pair; padding?: Pair; ceil_mode?: boolean; count_include_pad?: boolean;
-    divisor_override?: number }?]>;
-  AdaptiveAvgPool2d: ModuleClass<[Pair]>;
-  Unfold: ModuleClass<[Pair, { dilation?: Pair; padding?: Pair; stride?: Pair }?]>;
-  Fold: ModuleClass<[Pair, Pair, { dilation?: Pair; padding?: Pair; stride?: Pair }?]>;
+  /** [values, indices] with return_indices. */
+  MaxPool2d: ModuleClass<DescribedModules["MaxPool2d"], (x: Tensor) => Tensor | [Tensor, Tensor]>;
   Unflatten: ModuleClass<[number, number[]]>;
   ModuleList: ModuleClass<[Module[]?]>;
   ModuleDict: ModuleClass<[Record<string, Module>?]>;

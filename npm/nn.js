@@ -1,6 +1,8 @@
 // vkml.nn for JavaScript: Module (subclass it), Parameter, layers, losses, init and functional. The math is the
 // Rust engine's; this file only keeps parameters in order, moves them, and maps torch's names.
 
+import { bindArgs, requireArgs } from "./described.js";
+
 export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, described }) {
   const PARAMS = new WeakSet();
 
@@ -465,7 +467,39 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     }
   }
 
-  /** A module from a function of the input (activations, pools, reshapes). */
+  /** The modules that apply one function with the arguments they were made with (vkml_core::described_modules!):
+   * each keeps its arguments as properties of those names, given in torch's order or as one object; a default naming
+   * a required argument is that argument's value (a pool's stride); `inplace` writes the result into the input. */
+  const isOptions = (v) =>
+    v !== null && typeof v === "object" && !(v instanceof Tensor) && !Array.isArray(v) && !ArrayBuffer.isView(v);
+  const applied = (name, fn, required, options) => {
+    const names = [...required, ...options.map(([k]) => k)];
+    const cls = class extends Module {
+      constructor(...args) {
+        super();
+        const given = bindArgs(name, names, args, isOptions);
+        requireArgs(name, required, given);
+        for (const k of required) this[k] = given[k];
+        for (const [k, text] of options) {
+          this[k] = given[k] ?? (required.includes(text) ? given[text] : text === "None" ? null : JSON.parse(text));
+        }
+      }
+      forward(x) {
+        const values = {};
+        for (const k of names) if (k !== "inplace" && this[k] !== null) values[k] = this[k];
+        const out = F[fn](x, values);
+        if (!this.inplace) return out;
+        x.copy_(out);
+        return x;
+      }
+    };
+    Object.defineProperty(cls, "name", { value: name });
+    return [name, cls];
+  };
+  const APPLIED = Object.fromEntries(wasm._modules().map(([name, fn, required, options]) =>
+    applied(name, fn, required, options)));
+
+  /** A module from a function of the input (reshapes, dropout, upsampling). */
   const simple = (name, forward) => {
     const cls = class extends Module {
       constructor(...args) {
@@ -547,6 +581,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
   };
 
   return {
+    ...APPLIED,
     Module,
     Parameter,
     Sequential,
@@ -559,33 +594,12 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     BatchNorm2d: batchNorm("BatchNorm2d", [4]),
     LayerNorm,
     GroupNorm,
-    ReLU: simple("ReLU", (x) => x.relu()),
-    Sigmoid: simple("Sigmoid", (x) => x.sigmoid()),
-    Tanh: simple("Tanh", (x) => x.tanh()),
-    GELU: simple("GELU", (x, approximate = "none") => F.gelu(x, { approximate })),
-    SiLU: simple("SiLU", (x) => F.silu(x)),
-    Mish: simple("Mish", (x) => F.mish(x)),
-    ELU: simple("ELU", (x, alpha) => F.elu(x, alpha)),
-    SELU: simple("SELU", (x) => F.selu(x)),
-    CELU: simple("CELU", (x, alpha) => F.celu(x, alpha)),
-    LeakyReLU: simple("LeakyReLU", (x, slope) => F.leaky_relu(x, slope)),
-    Softplus: simple("Softplus", (x, beta, threshold) => F.softplus(x, beta, threshold)),
-    LogSigmoid: simple("LogSigmoid", (x) => F.logsigmoid(x)),
-    Softsign: simple("Softsign", (x) => F.softsign(x)),
-    Hardsigmoid: simple("Hardsigmoid", (x) => F.hardsigmoid(x)),
-    Hardswish: simple("Hardswish", (x) => F.hardswish(x)),
     Hardtanh: simple("Hardtanh", (x, lo, hi) => F.hardtanh(x, lo, hi)),
-    ReLU6: simple("ReLU6", (x) => F.relu6(x)),
     Identity: simple("Identity", (x) => x),
     Softmax: simple("Softmax", (x, dim) => x.softmax(dim)),
     LogSoftmax: simple("LogSoftmax", (x, dim) => x.log_softmax(dim)),
     Flatten: simple("Flatten", (x, start = 1, end = -1) => x.flatten(start, end)),
     Dropout,
-    MaxPool2d: simple("MaxPool2d", (x, k, options) => F.max_pool2d(x, k, options)),
-    AvgPool2d: simple("AvgPool2d", (x, k, options) => F.avg_pool2d(x, k, options)),
-    AdaptiveAvgPool2d: simple("AdaptiveAvgPool2d", (x, size) => F.adaptive_avg_pool2d(x, size)),
-    Unfold: simple("Unfold", (x, k, options) => F.unfold(x, k, options)),
-    Fold: simple("Fold", (x, size, k, options) => F.fold(x, size, k, options)),
     Unflatten: simple("Unflatten", (x, dim, sizes) => {
       const d = dim < 0 ? dim + x.ndim : dim;
       return x.reshape([...x.shape.slice(0, d), ...sizes, ...x.shape.slice(d + 1)]);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes vkml's type stubs from the built package: `py/python/vkml/_vkml.pyi`, what maturin derives from the
 compiled module's introspection data (pyo3's experimental-inspect) with the Tensor methods the Python side binds
-merged in, and `py/python/vkml/__init__.pyi`, the package's public names with the function forms made at import.
+merged in, `py/python/vkml/__init__.pyi`, the package's public names with the function forms made at import, and
+`py/python/vkml/nn/applied.pyi`, the module classes made at import from the description.
 Run it with the wheel built from this tree installed on PYTHONPATH (tools/test.sh does); `--check` fails when the
 committed stubs differ from what it would write."""
 
@@ -197,6 +198,34 @@ def package_stub(vkml, compiled):
     return HEAD + head + body + f"\n__all__ = {sorted(vkml.__all__)!r}\n"
 
 
+def applied_stub():
+    """`vkml/nn/applied.pyi`: the module classes `vkml.nn.applied` makes at import from the description, declared
+    with their signatures and documentation, for editors and the docs (which read the source, not the running
+    package)."""
+    from vkml.nn import applied
+
+    lines = [
+        '"""The modules that apply one function of vkml.nn.functional with their arguments (type stubs)."""',
+        "",
+        "from typing import Any",
+        "",
+        "from .module import Module",
+        "",
+        "class Applied(Module):",
+        "    def forward(self, input: Any) -> Any: ...",
+        "    def extra_repr(self) -> str: ...",
+        "",
+        "def applied(name: str, fn: str, required: tuple[str, ...] = (), defaults: dict[str, Any] | None = None, "
+        "shown: tuple[str, ...] | None = None, doc: str | None = None) -> type[Applied]: ...",
+        "",
+        "DESCRIBED: dict[str, type[Applied]]",
+    ]
+    for name, cls in applied.DESCRIBED.items():
+        init = render("__init__", inspect.signature(cls.__init__), "None")
+        lines += ["", f"class {name}(Applied):", f'    """{cls.__doc__}"""', f"    {init}"]
+    return HEAD + "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail when the committed stubs are stale")
@@ -205,6 +234,7 @@ def main():
 
     compiled = merged_compiled_stub(filled_defaults(compiled_stub(), vkml), vkml)
     files = {PKG / "_vkml.pyi": compiled, PKG / "__init__.pyi": package_stub(vkml, compiled), PKG / "py.typed": ""}
+    files[PKG / "nn" / "applied.pyi"] = applied_stub()
     stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
     if args.check:
         for p in stale:

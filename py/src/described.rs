@@ -200,3 +200,22 @@ macro_rules! bind_described {
     };
 }
 vkml_core::described_functions!(bind_described);
+
+/// One module row of `_modules()`: (name, function, documentation, required arguments, (option, default as written),
+/// the arguments its repr shows or None for all).
+type ModuleRow = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Vec<&'static str>,
+    Vec<(&'static str, &'static str)>,
+    Option<Vec<&'static str>>,
+);
+
+/// The modules `vkml_core::described_modules!` describes: `vkml.nn` makes a class of each row.
+#[pyfunction]
+pub fn _modules() -> Vec<ModuleRow> {
+    let rows = vkml_core::nn::described::MODULES.iter();
+    rows.map(|m| (m.name, m.function, m.doc, m.required.to_vec(), m.options.to_vec(), m.shown.map(<[_]>::to_vec)))
+        .collect()
+}

@@ -397,11 +397,11 @@ mod _vkml {
         attention::PyMha,
         autograd::{backward, is_grad_enabled, set_grad_enabled, GradNode},
         described::{
-            _described, adaptive_avg_pool2d, addcdiv, addcmul, addmm, avg_pool2d, batch_norm, binary_cross_entropy,
-            binary_cross_entropy_with_logits, celu, conv1d, conv2d, conv_transpose2d, cross_entropy, diag, diagonal,
-            dropout, elu, fold, gelu, group_norm, hardtanh, huber_loss, interpolate, kl_div, l1_loss, layer_norm,
-            leaky_relu, linear, max_pool2d, mse_loss, nan_to_num, nll_loss, scaled_dot_product_attention,
-            smooth_l1_loss, softplus, tril, triu, unfold,
+            _described, _modules, adaptive_avg_pool2d, addcdiv, addcmul, addmm, avg_pool2d, batch_norm,
+            binary_cross_entropy, binary_cross_entropy_with_logits, celu, conv1d, conv2d, conv_transpose2d,
+            cross_entropy, diag, diagonal, dropout, elu, fold, gelu, group_norm, hardtanh, huber_loss, interpolate,
+            kl_div, l1_loss, layer_norm, leaky_relu, linear, max_pool2d, mse_loss, nan_to_num, nll_loss,
+            scaled_dot_product_attention, smooth_l1_loss, softplus, tril, triu, unfold,
         },
         device::{
             _force_matmul, _has_coop_matmul, _has_wide_matmul, _lose_device, _matmul_pipeline, best_device, devices,

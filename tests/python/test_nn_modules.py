@@ -2,6 +2,7 @@
 without translation (torch tensors taken directly), outputs matching torch under the layers' op contracts, and the
 safetensors save/load path including malformed and hostile files."""
 
+import inspect
 import json
 import struct
 
@@ -408,3 +409,35 @@ def test_malformed_torch_checkpoints_fail_clearly(tmp_path, name, entries, compr
     path = _zip(tmp_path, entries, compress)
     with pytest.raises((OSError, ValueError), match=match):
         vkml.load(str(path))
+
+
+def test_described_modules_are_public_and_match_torch():
+    """Every module the description makes is in vkml.nn (and its __all__, which the docs read), keeps torch's
+    arguments as attributes, and shows torch's repr."""
+    from vkml.nn import applied
+
+    assert set(applied.DESCRIBED) <= set(nn.__all__)
+    # Each module that needs no argument, made with none.
+    made = [
+        (name, (), {})
+        for name, cls in applied.DESCRIBED.items()
+        if all(p.default is not p.empty for p in list(inspect.signature(cls.__init__).parameters.values())[1:])
+    ]
+    for name, cls in applied.DESCRIBED.items():
+        assert getattr(nn, name) is cls, name
+    cases = [
+        ("MaxPool2d", (2,), {}),
+        ("MaxPool2d", (3, None, 1), {"ceil_mode": True}),
+        ("AvgPool2d", (3, 1), {}),
+        ("ELU", (0.5,), {"inplace": True}),
+        ("GELU", (), {"approximate": "tanh"}),
+        ("Fold", ((4, 4), 2), {}),
+        ("Unfold", (2,), {"stride": 2}),
+        ("Softplus", (2.0, 10.0), {}),
+        ("AdaptiveAvgPool2d", ((2, 1),), {}),
+    ]
+    for name, args, kwargs in cases + made:
+        ours, theirs = getattr(nn, name)(*args, **kwargs), getattr(torch.nn, name)(*args, **kwargs)
+        assert repr(ours) == repr(theirs), name
+        for k in getattr(type(ours), "_names", ()):
+            assert getattr(ours, k) == getattr(theirs, k), (name, k)

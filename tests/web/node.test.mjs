@@ -111,6 +111,36 @@ test("every described function is in torch's namespace, its options positional o
   assert.throws(() => F.max_pool2d(img, [1, 2, 3]), /kernel_size to be a single integer value or a list of 2 values/);
 });
 
+test("the modules applying one function keep torch's arguments, positional or one object, and apply it", async () => {
+  const engine = await import(pathToFileURL(resolve(pkg, "pkg/vkml_web.js")).href);
+  for (const [name] of engine._modules()) assert.equal(typeof vkml.nn[name], "function", name);
+  const { nn } = vkml;
+  const F = nn.functional;
+  const values = async (a) => Array.from(await a.data(), Number);
+  const img = vkml.tensor([[[[1, 5, 2, 0], [3, 4, 8, 1], [0, 2, 6, 7], [9, 1, 3, 2]]]]);
+  const mp = new nn.MaxPool2d(2);
+  assert.deepEqual([mp.kernel_size, mp.stride, mp.padding, mp.dilation, mp.return_indices, mp.ceil_mode],
+    [2, 2, 0, 1, false, false]);
+  assert.deepEqual(await values(mp.forward(img)), [5, 8, 9, 7]);
+  const [, idx] = new nn.MaxPool2d(2, { return_indices: true }).forward(img);
+  assert.deepEqual(await values(idx), [1, 6, 12, 11]);
+  const ap = new nn.AvgPool2d(3, 1, 1, false, false);
+  assert.equal(ap.count_include_pad, false);
+  assert.deepEqual(await values(ap.forward(img)),
+    await values(F.avg_pool2d(img, 3, { stride: 1, padding: 1, count_include_pad: false })));
+  const x = vkml.tensor([-2, -0.5, 0.5, 2]);
+  const elu = new nn.ELU({ alpha: 0.5 });
+  assert.deepEqual([elu.alpha, elu.inplace], [0.5, false]);
+  assert.deepEqual(await values(elu.forward(x)), await values(F.elu(x, 0.5)));
+  const y = vkml.tensor([-2, -0.5, 0.5, 2]);
+  assert.equal(new nn.ReLU(true).forward(y), y);
+  assert.deepEqual(await values(y), [0, 0, 0.5, 2]);
+  assert.deepEqual(await values(new nn.Fold([3, 3], 2).forward(new nn.Unfold(2).forward(img.narrow(2, 0, 3).narrow(3, 0, 3)))),
+    await values(F.fold(F.unfold(img.narrow(2, 0, 3).narrow(3, 0, 3), 2), [3, 3], 2)));
+  assert.throws(() => new nn.MaxPool2d(), { name: "TypeError", message: /missing required argument\(s\): 'kernel_size'/ });
+  assert.throws(() => new nn.ELU(1, false, 3), { name: "TypeError", message: /at most 2 positional/ });
+});
+
 test("normalisation layers and Embedding hold their layout's parameters and buffers, reset as torch's", async () => {
   const { nn } = vkml;
   const values = async (t) => Array.from(await t.data(), Number);

@@ -285,3 +285,50 @@ macro_rules! bind_described {
     };
 }
 vkml_core::described_functions!(bind_described);
+
+/// One module row's constructor arguments as TypeScript tuples: positional, then the required ones and an options
+/// object.
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_macros))]
+macro_rules! ts_module_row {
+    ([$($doc:literal)*] $name:ident ($($r:ident: $rk:ident),*; $([$o:ident: $kind:ident = $($v:tt)+])*)) => {
+        concat!(
+            "  /**", $($doc, "\n   *",)* " Arguments (positional in this order, or the required ones and one object):",
+            $(" ", stringify!($o), " = ", $(stringify!($v),)+ ";",)* "\n   */\n  ", stringify!($name), ": [",
+            $(stringify!($r), ": ", ts_type!($rk), ", ",)* $(stringify!($o), "?: ", ts_type!($kind), ", ",)* "] | [",
+            $(stringify!($r), ": ", ts_type!($rk), ", ",)* "options?: {",
+            $(" ", stringify!($o), "?: ", ts_type!($kind), ";",)* " }];\n"
+        )
+    };
+}
+
+/// The modules `vkml_core::described_modules!` describes, each as `[name, function, required argument names,
+/// [option, default as written][], the names its repr shows or null]`: `npm/nn.js` makes a class of each.
+#[wasm_bindgen(
+    js_name = "_modules",
+    unchecked_return_type = "[string, string, string[], [string, string][], string[] | null][]"
+)]
+pub fn modules() -> js_sys::Array {
+    let strings = |list: &[&str]| list.iter().map(|s| JsValue::from_str(s)).collect::<js_sys::Array>();
+    let pairs = |list: &[(&str, &str)]| {
+        list.iter().map(|(k, v)| js_sys::Array::of2(&(*k).into(), &(*v).into())).collect::<js_sys::Array>()
+    };
+    let row = |m: &vkml_core::nn::described::ModuleRow| {
+        let shown = m.shown.map_or(JsValue::NULL, |l| strings(l).into());
+        js_sys::Array::of5(&m.name.into(), &m.function.into(), &strings(m.required), &pairs(m.options), &shown)
+    };
+    vkml_core::nn::described::MODULES.iter().map(row).collect()
+}
+
+/// The declarations of the module rows.
+macro_rules! module_declarations {
+    ($($(#[doc = $doc:literal])* $name:ident $arguments:tt => $f:ident $([$($shown:ident)*])?;)*) => {
+        #[wasm_bindgen(typescript_custom_section)]
+        const MODULES_TS: &str = concat!(
+            "/** The constructor arguments of the modules that apply one function (vkml.nn.MaxPool2d, ...). */\n",
+            "export interface DescribedModules {\n",
+            $(ts_module_row!([$($doc)*] $name $arguments),)*
+            "}\n"
+        );
+    };
+}
+vkml_core::described_modules!(module_declarations);

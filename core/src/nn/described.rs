@@ -159,3 +159,108 @@ macro_rules! sized_creators {
         }
     };
 }
+
+/// The modules whose forward is one function of `torch.nn.functional` applied with the arguments the module was made
+/// with: `described_modules!(cb)` expands `cb! { $(#[doc = ..] Name(required: kind, ..; [option: kind = default] ..)
+/// => function [shown ..];)* }`. Both front ends make a class a row (Python a `Module` subclass, JavaScript a
+/// class of its `Module`) that keeps each argument as an attribute of its name and calls `F.function(input, **them)`;
+/// `inplace` writes the result into the input; a default naming an earlier argument (`stride = kernel_size`) is
+/// None in the signature and that argument's value once made; `[shown ..]` lists what `extra_repr` shows, all the
+/// arguments where absent (`inplace` only when set), as torch. Kinds are the description's, for the declarations.
+#[macro_export]
+macro_rules! described_modules {
+    ($callback:ident) => {
+        $callback! {
+            /// torch.nn.ReLU: max(x, 0).
+            ReLU(; [inplace: bool = false]) => relu;
+            /// torch.nn.Sigmoid.
+            Sigmoid(;) => sigmoid;
+            /// torch.nn.Tanh.
+            Tanh(;) => tanh;
+            /// torch.nn.GELU: x·Φ(x), or its tanh approximation.
+            GELU(; [approximate: str = "none"]) => gelu;
+            /// torch.nn.SiLU: x·sigmoid(x).
+            SiLU(; [inplace: bool = false]) => silu;
+            /// torch.nn.Mish: x·tanh(softplus(x)).
+            Mish(; [inplace: bool = false]) => mish;
+            /// torch.nn.ELU.
+            ELU(; [alpha: f64 = 1.0] [inplace: bool = false]) => elu;
+            /// torch.nn.SELU.
+            SELU(; [inplace: bool = false]) => selu;
+            /// torch.nn.CELU.
+            CELU(; [alpha: f64 = 1.0] [inplace: bool = false]) => celu;
+            /// torch.nn.LeakyReLU.
+            LeakyReLU(; [negative_slope: f64 = 0.01] [inplace: bool = false]) => leaky_relu;
+            /// torch.nn.Softplus.
+            Softplus(; [beta: f64 = 1.0] [threshold: f64 = 20.0]) => softplus;
+            /// torch.nn.LogSigmoid.
+            LogSigmoid(;) => logsigmoid;
+            /// torch.nn.Softsign.
+            Softsign(;) => softsign;
+            /// torch.nn.Hardsigmoid.
+            Hardsigmoid(; [inplace: bool = false]) => hardsigmoid;
+            /// torch.nn.Hardswish.
+            Hardswish(; [inplace: bool = false]) => hardswish;
+            /// torch.nn.ReLU6: min(max(x, 0), 6).
+            ReLU6(; [inplace: bool = false]) => relu6;
+            /// torch.nn.MaxPool2d: F.max_pool2d, the stride the kernel size unless given.
+            MaxPool2d(kernel_size: Pair; [stride: MaybePair = kernel_size] [padding: Pair = 0] [dilation: Pair = 1]
+                [return_indices: bool = false] [ceil_mode: bool = false])
+                => max_pool2d [kernel_size stride padding dilation ceil_mode];
+            /// torch.nn.AvgPool2d: F.avg_pool2d, the stride the kernel size unless given.
+            AvgPool2d(kernel_size: Pair; [stride: MaybePair = kernel_size] [padding: Pair = 0]
+                [ceil_mode: bool = false] [count_include_pad: bool = true] [divisor_override: maybe_i64 = None])
+                => avg_pool2d [kernel_size stride padding];
+            /// torch.nn.AdaptiveAvgPool2d.
+            AdaptiveAvgPool2d(output_size: Pair;) => adaptive_avg_pool2d;
+            /// torch.nn.Unfold: im2col.
+            Unfold(kernel_size: Pair; [dilation: Pair = 1] [padding: Pair = 0] [stride: Pair = 1]) => unfold;
+            /// torch.nn.Fold: col2im.
+            Fold(output_size: Pair, kernel_size: Pair; [dilation: Pair = 1] [padding: Pair = 0] [stride: Pair = 1])
+                => fold;
+        }
+    };
+}
+
+/// A row of `described_modules!` as data, for the front ends that make its class at run time.
+#[derive(Clone, Copy, Debug)]
+pub struct ModuleRow {
+    pub name: &'static str,
+    /// The function of `torch.nn.functional` it applies.
+    pub function: &'static str,
+    pub doc: &'static str,
+    pub required: &'static [&'static str],
+    /// (name, default as the row writes it: a Rust literal, `None`, or a required argument's name).
+    pub options: &'static [(&'static str, &'static str)],
+    /// What its repr shows; None for every argument.
+    pub shown: Option<&'static [&'static str]>,
+}
+
+/// A row's `[shown ..]`, None where absent.
+macro_rules! shown_of {
+    () => {
+        None
+    };
+    ([$($shown:ident)*]) => {
+        Some(&[$(stringify!($shown)),*])
+    };
+}
+
+macro_rules! module_rows {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($($r:ident: $rk:ident),*; $([$o:ident: $kind:ident = $($v:tt)+])*) => $f:ident
+            $([$($shown:ident)*])?;
+    )*) => {
+        /// Every row of `described_modules!`.
+        pub const MODULES: &[ModuleRow] = &[$(ModuleRow {
+            name: stringify!($name),
+            function: stringify!($f),
+            doc: concat!($($doc, "\n"),*),
+            required: &[$(stringify!($r)),*],
+            options: &[$((stringify!($o), stringify!($($v)+))),*],
+            shown: shown_of!($([$($shown)*])?),
+        }),*];
+    };
+}
+described_modules!(module_rows);

@@ -1,13 +1,12 @@
-"""Layers with torch's parameter names, shapes and default initialisation, and the activation and container
-modules."""
+"""Layers with torch's parameter names, shapes and default initialisation, and the container, loss, dropout and shape
+modules (those applying one function with their arguments, the activations and pools, are `applied.py`'s)."""
 
-import inspect
 from collections import OrderedDict
-from typing import Any
 
 from .. import _keywords, _vkml
 from . import functional as F
 from . import layout
+from .applied import applied
 from .module import Module
 from .parameter import Parameter
 
@@ -208,78 +207,6 @@ class Upsample(Module):
     def extra_repr(self):
         info = f"size={self.size}" if self.size is not None else f"scale_factor={float(self.scale_factor)}"
         return info + f", mode='{self.mode}'"
-
-
-class MaxPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
-        super().__init__()
-        self.kernel_size, self.stride, self.padding = kernel_size, stride or kernel_size, padding
-        self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
-
-    def forward(self, input):
-        return F.max_pool2d(
-            input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices
-        )
-
-    def extra_repr(self):
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
-
-
-class AvgPool2d(Module):
-    def __init__(
-        self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
-    ):
-        super().__init__()
-        self.kernel_size, self.stride, self.padding = kernel_size, stride or kernel_size, padding
-        self.ceil_mode, self.count_include_pad, self.divisor_override = ceil_mode, count_include_pad, divisor_override
-
-    def forward(self, input):
-        return F.avg_pool2d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.ceil_mode,
-            self.count_include_pad,
-            self.divisor_override,
-        )
-
-
-class AdaptiveAvgPool2d(Module):
-    def __init__(self, output_size):
-        super().__init__()
-        self.output_size = output_size
-
-    def forward(self, input):
-        return F.adaptive_avg_pool2d(input, self.output_size)
-
-
-class Unfold(Module):
-    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
-        super().__init__()
-        self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride
-
-    def forward(self, input):
-        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
-
-    def extra_repr(self):
-        return f"kernel_size={self.kernel_size}, dilation={self.dilation}, padding={self.padding}, stride={self.stride}"
-
-
-class Fold(Module):
-    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
-        super().__init__()
-        self.output_size, self.kernel_size = output_size, kernel_size
-        self.dilation, self.padding, self.stride = dilation, padding, stride
-
-    def forward(self, input):
-        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
-
-    def extra_repr(self):
-        return (
-            f"output_size={self.output_size}, kernel_size={self.kernel_size}, dilation={self.dilation}, "
-            f"padding={self.padding}, stride={self.stride}"
-        )
 
 
 class Dropout(Module):
@@ -495,77 +422,14 @@ class KLDivLoss(_Loss):
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
-class _Activation(Module):
-    """An activation module: keyword arguments are stored (and shown in repr) and passed to its function."""
-
-    _fn: Any = None
-
-    def __init__(self, **kwargs):
-        super().__init__()
-        self._kwargs = kwargs
-        for k, v in kwargs.items():
-            setattr(self, k, v)
-
-    def forward(self, input):
-        return self._fn(input, **{k: getattr(self, k) for k in self._kwargs})
-
-    def extra_repr(self):
-        # As torch: `inplace` is shown only when set.
-        shown = [k for k in self._kwargs if k != "inplace" or getattr(self, k)]
-        return ", ".join(f"{k}={getattr(self, k)!r}" for k in shown)
+Softmax = applied("Softmax", "softmax", defaults={"dim": None})
+LogSoftmax = applied("LogSoftmax", "log_softmax", defaults={"dim": None})
 
 
-def _activation(name, fn, **defaults):
-    """An nn module class whose __init__ takes `defaults` (positionally, in order, or by keyword), as torch's."""
-
-    def __init__(self, *args, **kwargs):
-        keys = list(defaults)
-        if len(args) > len(keys):
-            raise TypeError(f"{name}() takes at most {len(keys)} arguments ({len(args)} given)")
-        values = dict(defaults)
-        values.update(zip(keys, args))
-        for k, v in kwargs.items():
-            if k not in defaults:
-                raise TypeError(f"{name}.__init__() got an unexpected keyword argument '{k}'")
-            values[k] = v
-        _Activation.__init__(self, **values)
-
-    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + [
-        inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v) for k, v in defaults.items()
-    ]
-    __init__.__signature__ = inspect.Signature(params)
-    return type(name, (_Activation,), {"__init__": __init__, "_fn": staticmethod(fn)})
-
-
-ReLU = _activation("ReLU", F.relu, inplace=False)
-Sigmoid = _activation("Sigmoid", F.sigmoid)
-Tanh = _activation("Tanh", F.tanh)
-Softmax = _activation("Softmax", F.softmax, dim=None)
-LogSoftmax = _activation("LogSoftmax", F.log_softmax, dim=None)
-GELU = _activation("GELU", F.gelu, approximate="none")
-SiLU = _activation("SiLU", F.silu, inplace=False)
-Mish = _activation("Mish", F.mish, inplace=False)
-ELU = _activation("ELU", F.elu, alpha=1.0, inplace=False)
-SELU = _activation("SELU", F.selu, inplace=False)
-CELU = _activation("CELU", F.celu, alpha=1.0, inplace=False)
-LeakyReLU = _activation("LeakyReLU", F.leaky_relu, negative_slope=0.01, inplace=False)
-Softplus = _activation("Softplus", F.softplus, beta=1.0, threshold=20.0)
-LogSigmoid = _activation("LogSigmoid", F.logsigmoid)
-Softsign = _activation("Softsign", F.softsign)
-Hardsigmoid = _activation("Hardsigmoid", F.hardsigmoid, inplace=False)
-Hardswish = _activation("Hardswish", F.hardswish, inplace=False)
-
-
-class Hardtanh(_Activation):
+class Hardtanh(applied("Hardtanh", "hardtanh", defaults={"min_val": -1.0, "max_val": 1.0, "inplace": False})):
     """torch's deprecated `min_value`/`max_value` spellings, when given, replace `min_val`/`max_val`."""
-
-    def _fn(self, input, **kwargs):
-        return F.hardtanh(input, **kwargs)
 
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
         min_val = min_val if min_value is None else min_value
         max_val = max_val if max_value is None else max_value
-        super().__init__(min_val=min_val, max_val=max_val, inplace=inplace)
-
-
-ReLU6 = _activation("ReLU6", F.relu6, inplace=False)
+        super().__init__(min_val, max_val, inplace)
