@@ -40,7 +40,7 @@ use vkml_core::graph::op::Op;
 use vkml_core::graph::table;
 use vkml_core::util::error::{Error, Result};
 use vkml_core::util::future::{ready, BoxFuture};
-use vkml_core::util::stats::{bump, Counter};
+use vkml_core::util::stats::{bump, span, Counter};
 
 use buffer::{from_words, size_bytes, to_words, GpuBuffer, Pool};
 use launch::Launch;
@@ -171,7 +171,9 @@ impl VulkanBackend {
     }
 
     fn submit(&self, enc: wgpu::CommandEncoder) {
+        let timing = span(Counter::HostSubmitNs);
         self.queue.submit([enc.finish()]);
+        timing.end();
         bump(Counter::Submissions, 1);
     }
 
@@ -302,6 +304,7 @@ impl VulkanBackend {
     /// reported to it, and where the device has timestamp queries each gets a pass of its own that times it: the
     /// returned ticks are read back after the submission.
     fn encode(&self, enc: &mut wgpu::CommandEncoder, kernels: &[Kernel]) -> Result<Option<profile::Timed>> {
+        let timing = span(Counter::HostLaunchNs);
         let mut launches = Vec::with_capacity(kernels.len());
         for k in kernels {
             let d = self.launch(k)?;
@@ -323,6 +326,8 @@ impl VulkanBackend {
             contents: &metas,
             usage: wgpu::BufferUsages::UNIFORM,
         });
+        timing.end();
+        let timing = span(Counter::HostBindNs);
         let mut steps: Vec<profile::Step> = Vec::with_capacity(launches.len());
         // The pipeline each launch runs on, for the profiler: a family, or a fused program's own kernel.
         let mut names: Vec<&'static str> = Vec::with_capacity(launches.len());
@@ -354,11 +359,12 @@ impl VulkanBackend {
             entries.push(wgpu::BindGroupEntry { binding: 9, resource: self.gpu(&k.out)?.buffer.as_entire_binding() });
             let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(d.family),
-                layout: &pipeline.get_bind_group_layout(0),
+                layout: &pipeline.layout,
                 entries: &entries,
             });
-            steps.push((pipeline, bind, d.groups));
+            steps.push((pipeline.pipeline, bind, d.groups));
         }
+        timing.end();
         bump(Counter::Dispatches, steps.len() as u64);
         if prof::is_on() {
             let batch = prof::next_batch();
@@ -371,6 +377,7 @@ impl VulkanBackend {
             }
             prof::note(format!("{label} has no timestamp queries: its kernels are listed without device time"));
         }
+        let timing = span(Counter::HostRecordNs);
         let mut pass =
             enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("vkml"), timestamp_writes: None });
         for (pipeline, bind, groups) in &steps {
@@ -378,6 +385,8 @@ impl VulkanBackend {
             pass.set_bind_group(0, bind, &[]);
             pass.dispatch_workgroups(groups.0, groups.1, groups.2);
         }
+        drop(pass);
+        timing.end();
         Ok(None)
     }
 
@@ -457,10 +466,12 @@ impl Backend for VulkanBackend {
         if let Err(e) = self.check_lost() {
             return ready(Err(e));
         }
+        let timing = span(Counter::HostScopeNs);
         let scopes = (
             self.device.push_error_scope(wgpu::ErrorFilter::Validation),
             self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory),
         );
+        timing.end();
         let mut pending = self.pending();
         let enc = pending.get_or_insert_with(|| self.new_encoder());
         let (result, times) = match self.encode(enc, &kernels) {
@@ -481,8 +492,10 @@ impl Backend for VulkanBackend {
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
+            let timing = span(Counter::HostScopeNs);
             let oom = scopes.1.pop();
             let validation = scopes.0.pop();
+            timing.end();
             let stray = self.stray_error.clone();
             Box::pin(async move {
                 result?;

@@ -17,33 +17,43 @@ pub const HOT: u32 = 8;
 const MAX_COUNTED: usize = 4096;
 const MAX_COMPILED: usize = 256;
 
+/// A compute pipeline and its bind group layout, asked of it once: wgpu registers a new handle each time a pipeline
+/// is asked for its layout, which cost every kernel of every batch.
+#[derive(Clone)]
+pub struct Ready {
+    pub pipeline: wgpu::ComputePipeline,
+    pub layout: wgpu::BindGroupLayout,
+}
+
+impl Ready {
+    fn new(pipeline: wgpu::ComputePipeline) -> Ready {
+        let layout = pipeline.get_bind_group_layout(0);
+        Ready { pipeline, layout }
+    }
+}
+
 /// A fused program's state: runs so far on the generic kernel, or its own kernel (None where it could not be made).
 enum Program {
     Counting(u32),
-    Compiled(Option<wgpu::ComputePipeline>),
+    Compiled(Option<Ready>),
 }
 
 /// Compiled pipelines by family and the values of its overridable constants (none for most), and fused programs by
 /// their shape (`fused::shape`).
 #[derive(Default)]
 pub struct Pipelines {
-    cache: Mutex<HashMap<(&'static str, Vec<u32>), wgpu::ComputePipeline>>,
+    cache: Mutex<HashMap<(&'static str, Vec<u32>), Ready>>,
     programs: Mutex<HashMap<Vec<u32>, Program>>,
 }
 
 impl Pipelines {
-    pub fn get(&self, device: &wgpu::Device, family: &'static str) -> wgpu::ComputePipeline {
+    pub fn get(&self, device: &wgpu::Device, family: &'static str) -> Ready {
         self.specialized(device, family, &[])
     }
 
     /// The pipeline of `family` with its `override` constants set to `constants` (name, value), one per set of
     /// values: a driver compiles a constant into the code, which a uniform value cannot be.
-    pub fn specialized(
-        &self,
-        device: &wgpu::Device,
-        family: &'static str,
-        constants: &[(&str, u32)],
-    ) -> wgpu::ComputePipeline {
+    pub fn specialized(&self, device: &wgpu::Device, family: &'static str, constants: &[(&str, u32)]) -> Ready {
         let key = (family, constants.iter().map(|c| c.1).collect::<Vec<_>>());
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(p) = cache.get(&key) {
@@ -62,13 +72,14 @@ impl Pipelines {
             compilation_options: wgpu::PipelineCompilationOptions { constants: &values, ..Default::default() },
             cache: None,
         });
-        cache.insert(key, p.clone());
-        p
+        let ready = Ready::new(p);
+        cache.insert(key, ready.clone());
+        ready
     }
 
     /// The kernel for fused program `words` and its name for the profiler: from the `HOT`-th run of its shape (its
     /// steps, whatever its constants) on, its own ("fused program", compiled then), else the generic ("fused").
-    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> (wgpu::ComputePipeline, &'static str) {
+    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> (Ready, &'static str) {
         let generic = self.get(device, "fused");
         let words = &crate::fused::shape(words);
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
@@ -88,14 +99,14 @@ impl Pipelines {
         if runs < HOT || programs.values().filter(|p| matches!(p, Program::Compiled(_))).count() >= MAX_COMPILED {
             return (generic, "fused");
         }
-        let own = straight_pipeline(device, words);
+        let own = straight_pipeline(device, words).map(Ready::new);
         programs.insert(words.to_vec(), Program::Compiled(own.clone()));
         own_or(own, generic)
     }
 }
 
 /// A program's own kernel where it has one, else the generic, with the profiler's name for it.
-fn own_or(own: Option<wgpu::ComputePipeline>, generic: wgpu::ComputePipeline) -> (wgpu::ComputePipeline, &'static str) {
+fn own_or(own: Option<Ready>, generic: Ready) -> (Ready, &'static str) {
     own.map_or((generic, "fused"), |p| (p, "fused program"))
 }
 

@@ -13,6 +13,7 @@ from helpers import CPUS, case, check_op, each, matrix, to_numpy
 COUNTERS = (
     "nodes realizations submissions dispatches bytes_uploaded bytes_downloaded pool_hits nodes_fused kernels_generated"
 ).split()
+HOST_NS = "schedule fuse prepare launch bind record scope submit".split()
 
 
 def _delta(before: dict) -> dict:
@@ -37,7 +38,21 @@ def eager():
 
 def test_stats_has_every_counter():
     stats = vkml.stats()
-    assert all(isinstance(stats.get(k), int) for k in COUNTERS), stats
+    assert all(isinstance(stats.get(k), int) for k in COUNTERS + [f"host_ns_{p}" for p in HOST_NS]), stats
+
+
+def test_host_time_counters_grow_with_the_phases_a_realization_runs(device):
+    """The planner's phases on every device; a GPU's launches, bind groups, pass and error scopes, and its
+    submission at the next synchronize."""
+    x = vkml.ones(64, device=device)
+    vkml.synchronize()
+    before = vkml.stats()
+    vkml.realize((x + 1).relu() * 2)
+    vkml.synchronize()
+    grew = {p for p in HOST_NS if vkml.stats()[f"host_ns_{p}"] > before[f"host_ns_{p}"]}
+    gpu = set() if device in CPUS else {"launch", "bind", "record", "scope", "submit"}
+    want = {"schedule", "fuse", "prepare"} | gpu
+    assert grew >= want, (grew, want)
 
 
 def test_building_a_graph_does_no_work(device):

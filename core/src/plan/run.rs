@@ -17,7 +17,7 @@ use crate::dispatch;
 use crate::graph::node::Node;
 use crate::graph::op::Op;
 use crate::util::error::{Error, Result};
-use crate::util::stats::{bump, Counter};
+use crate::util::stats::{bump, span, Counter};
 
 /// Pending nodes built since the last realization; past this many, the next op realizes its graph.
 const PENDING_LIMIT: usize = 4096;
@@ -59,14 +59,19 @@ pub type Local<T> = Pin<Box<dyn Future<Output = Result<T>>>>;
 /// that. Boxed, because reading a transfer's source realizes it in turn.
 fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
     Box::pin(async move {
+        let timing = span(Counter::HostScheduleNs);
         let order = schedule(&roots);
+        timing.end();
         if order.is_empty() {
             return Ok(());
         }
         PENDING.store(0, Ordering::Relaxed);
         bump(Counter::Realizations, 1);
         let started = profile::is_on().then(profile::now_us);
+        let timing = span(Counter::HostFuseNs);
         let mut fusion = if super::fuse::enabled() { super::fuse::plan(&order, &roots) } else { Default::default() };
+        timing.end();
+        let timing = span(Counter::HostPrepareNs);
         // Buffers of nodes realized by this call; nodes are marked realized only once their device's batch succeeded,
         // so a failed batch never leaves garbage behind.
         let mut done: HashMap<u64, Buffer> = HashMap::default();
@@ -116,6 +121,7 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                 node.set_realized(out);
             }
         }
+        timing.end();
         for (device, batch) in batches {
             let b = dispatch::backend(device)?;
             let (nodes, kernels): (Vec<_>, Vec<_>) = batch.into_iter().unzip();

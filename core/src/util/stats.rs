@@ -23,10 +23,26 @@ pub enum Counter {
     NodesFused,
     /// Straight-line kernels a GPU backend generated for fused programs that keep coming back.
     KernelsGenerated,
+    /// Host nanoseconds spent ordering the nodes of realizations (the schedule).
+    HostScheduleNs,
+    /// Host nanoseconds spent planning fusion.
+    HostFuseNs,
+    /// Host nanoseconds spent allocating outputs and building kernels from nodes.
+    HostPrepareNs,
+    /// Host nanoseconds a GPU backend spent turning kernels into launches (pipeline choice, uniforms).
+    HostLaunchNs,
+    /// Host nanoseconds a GPU backend spent making bind groups.
+    HostBindNs,
+    /// Host nanoseconds a GPU backend spent recording compute passes.
+    HostRecordNs,
+    /// Host nanoseconds a GPU backend spent in error scopes around its batches.
+    HostScopeNs,
+    /// Host nanoseconds spent submitting command buffers.
+    HostSubmitNs,
 }
 
 /// Every counter with its public name, in a fixed order.
-pub const COUNTERS: [(Counter, &str); 9] = [
+pub const COUNTERS: [(Counter, &str); 17] = [
     (Counter::Nodes, "nodes"),
     (Counter::Realizations, "realizations"),
     (Counter::Submissions, "submissions"),
@@ -36,6 +52,14 @@ pub const COUNTERS: [(Counter, &str); 9] = [
     (Counter::PoolHits, "pool_hits"),
     (Counter::NodesFused, "nodes_fused"),
     (Counter::KernelsGenerated, "kernels_generated"),
+    (Counter::HostScheduleNs, "host_ns_schedule"),
+    (Counter::HostFuseNs, "host_ns_fuse"),
+    (Counter::HostPrepareNs, "host_ns_prepare"),
+    (Counter::HostLaunchNs, "host_ns_launch"),
+    (Counter::HostBindNs, "host_ns_bind"),
+    (Counter::HostRecordNs, "host_ns_record"),
+    (Counter::HostScopeNs, "host_ns_scope"),
+    (Counter::HostSubmitNs, "host_ns_submit"),
 ];
 
 static VALUES: [AtomicU64; COUNTERS.len()] = [const { AtomicU64::new(0) }; COUNTERS.len()];
@@ -51,6 +75,14 @@ fn slot(c: Counter) -> &'static AtomicU64 {
         Counter::PoolHits => 6,
         Counter::NodesFused => 7,
         Counter::KernelsGenerated => 8,
+        Counter::HostScheduleNs => 9,
+        Counter::HostFuseNs => 10,
+        Counter::HostPrepareNs => 11,
+        Counter::HostLaunchNs => 12,
+        Counter::HostBindNs => 13,
+        Counter::HostRecordNs => 14,
+        Counter::HostScopeNs => 15,
+        Counter::HostSubmitNs => 16,
     };
     &VALUES[i]
 }
@@ -58,6 +90,33 @@ fn slot(c: Counter) -> &'static AtomicU64 {
 /// Add `n` to a counter.
 pub fn bump(c: Counter, n: u64) {
     slot(c).fetch_add(n, Ordering::Relaxed);
+}
+
+/// A span of host time, added to its counter in nanoseconds when it ends. Natively only: Rust's std has no clock in
+/// WebAssembly, where these counters stay 0.
+pub struct Span {
+    counter: Counter,
+    #[cfg(not(target_arch = "wasm32"))]
+    start: std::time::Instant,
+}
+
+/// Start timing host work for `c`.
+pub fn span(c: Counter) -> Span {
+    Span {
+        counter: c,
+        #[cfg(not(target_arch = "wasm32"))]
+        start: std::time::Instant::now(),
+    }
+}
+
+impl Span {
+    /// Stop timing and add the elapsed nanoseconds.
+    pub fn end(self) {
+        #[cfg(not(target_arch = "wasm32"))]
+        bump(self.counter, self.start.elapsed().as_nanos() as u64);
+        #[cfg(target_arch = "wasm32")]
+        let _ = self.counter;
+    }
 }
 
 /// Read a counter.

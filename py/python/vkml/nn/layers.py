@@ -6,7 +6,7 @@ from collections import OrderedDict
 from .. import _keywords, _vkml
 from . import functional as F
 from . import layout
-from .applied import applied
+from .applied import Applied, applied
 from .module import Module
 from .parameter import Parameter
 
@@ -426,10 +426,14 @@ Softmax = applied("Softmax", "softmax", defaults={"dim": None})
 LogSoftmax = applied("LogSoftmax", "log_softmax", defaults={"dim": None})
 
 
-class Hardtanh(applied("Hardtanh", "hardtanh", defaults={"min_val": -1.0, "max_val": 1.0, "inplace": False})):
+class Hardtanh(Applied):
     """torch's deprecated `min_value`/`max_value` spellings, when given, replace `min_val`/`max_val`."""
 
+    _fn = "hardtanh"
+    _names = ("min_val", "max_val", "inplace")
+
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
-        min_val = min_val if min_value is None else min_value
-        max_val = max_val if max_value is None else max_value
-        super().__init__(min_val, max_val, inplace)
+        super().__init__()
+        self.min_val = min_val if min_value is None else min_value
+        self.max_val = max_val if max_value is None else max_value
+        self.inplace = inplace
