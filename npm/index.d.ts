@@ -232,7 +232,6 @@ export declare const nn: Omit<AppliedModules, "MaxPool2d"> & {
     one_hot(x: Tensor): Promise<Tensor>;
     softmax(x: Tensor, dim: number): Tensor;
     log_softmax(x: Tensor, dim: number): Tensor;
-    pad(x: Tensor, pad: number[], options?: { mode?: "constant" | "reflect" | "replicate" | "circular"; value?: number }): Tensor;
     embedding(input: Tensor, weight: Tensor, options?: { padding_idx?: number }): Tensor;
   };
   init: {

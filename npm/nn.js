@@ -38,7 +38,6 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     log_softmax: (x, dim) => x.log_softmax(dim),
     cross_entropy: (input, target, ...rest) => described.cross_entropy(input, classIndices(target), ...rest),
     nll_loss: (input, target, ...rest) => described.nll_loss(input, classIndices(target), ...rest),
-    pad: (x, pad, options) => wasm.pad(x, pad, options),
     /** A device-computed index is checked at the next read (an out-of-range one is clamped meanwhile). */
     embedding: (input, weight, options = {}) => wasm._embedding(handle(input), handle(weight), options),
   };

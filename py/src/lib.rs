@@ -16,7 +16,6 @@ mod math;
 mod memory;
 mod nn;
 mod optim;
-mod pad;
 mod profile;
 mod pytensor;
 mod random;
@@ -400,7 +399,7 @@ mod _vkml {
             _described, _modules, adaptive_avg_pool2d, addcdiv, addcmul, addmm, avg_pool2d, batch_norm,
             binary_cross_entropy, binary_cross_entropy_with_logits, celu, conv1d, conv2d, conv_transpose2d,
             cross_entropy, diag, diagonal, dropout, elu, fold, gelu, group_norm, hardtanh, huber_loss, interpolate,
-            kl_div, l1_loss, layer_norm, leaky_relu, linear, max_pool2d, mse_loss, nan_to_num, nll_loss,
+            kl_div, l1_loss, layer_norm, leaky_relu, linear, max_pool2d, mse_loss, nan_to_num, nll_loss, pad,
             scaled_dot_product_attention, smooth_l1_loss, softplus, tril, triu, unfold,
         },
         device::{
@@ -414,7 +413,6 @@ mod _vkml {
         memory::{_empty_cache, _memory, _reset_peak_memory},
         nn::{log_softmax, logsumexp, one_hot, sigmoid, softmax},
         optim::{one_cycle_at, one_cycle_group, optimizer_check, optimizer_step, schedule_lr},
-        pad::pad,
         profile::{_profile_start, _profile_stop},
         pytensor::Tensor,
         random::{_bernoulli, _empty, _multinomial, _normal, _randint, _randperm},

@@ -161,6 +161,9 @@ macro_rules! ts_type {
     (Shape) => {
         "number | number[]"
     };
+    (Ints) => {
+        "number | number[]"
+    };
     (Padding2) => {
         "number | [number, number] | \"same\" | \"valid\""
     };

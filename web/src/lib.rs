@@ -15,7 +15,6 @@ mod memory;
 mod mode;
 mod ops;
 mod optim;
-mod pad;
 mod profile;
 mod random;
 mod rnn;

@@ -111,6 +111,20 @@ impl Kind for Single {
     }
 }
 
+/// An int or a sequence of ints, as given (F.pad's amounts, which may be negative).
+pub enum Ints {}
+
+impl Kind for Ints {
+    type Out = Vec<i64>;
+    fn convert(name: &str, arg: Arg) -> Result<Vec<i64>> {
+        match arg {
+            Arg::Int(v) => Ok(vec![v]),
+            Arg::Ints(v) => Ok(v),
+            other => Err(Error::Dtype(format!("{name} must be ints, not {}", other.shown()))),
+        }
+    }
+}
+
 /// A non-negative int (a count: groups).
 pub enum Count {}
 
@@ -244,6 +258,8 @@ mod tests {
         assert!(Single::convert("stride", Arg::Ints(vec![1, 2])).is_err());
         assert_eq!(Shape::convert("normalized_shape", Arg::Int(5)).ok(), Some(vec![5]));
         assert_eq!(Shape::convert("normalized_shape", Arg::Ints(vec![2, 3])).ok(), Some(vec![2, 3]));
+        assert_eq!(Ints::convert("pad", Arg::Ints(vec![1, -2])).ok(), Some(vec![1, -2]));
+        assert!(matches!(Ints::convert("pad", Arg::Floats(vec![1.5])), Err(Error::Dtype(_))));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 /// that order, torch's order; the brackets keep a default's tokens as written, so that Python's signature shows them.
 /// An option's kind is `f64`, `i64`, `count` (an i64 that `nn::args::Count` checks), `bool`, `str`, `maybe_f64`,
 /// `maybe_i64`, `maybe_bool` (each of the last three also None), `Reduction` or `KlReduction` (parsed from torch's strings), or a kind of `nn::args` (a capitalised
-/// name: `Pair`, `MaybePair`, `Single`, `Count`, `Shape`, `Padding2`, `Padding1`, `PerDim`), which each front end
+/// name: `Pair`, `MaybePair`, `Single`, `Count`, `Shape`, `Ints`, `Padding2`, `Padding1`, `PerDim`), which each front end
 /// reads into an `Arg` and converts with `described_arg!`; a required argument is always of such a kind. `as
 /// indices` marks a function returning values and optional indices (`max_pool2d`'s `return_indices`).
 #[macro_export]
@@ -81,6 +81,9 @@ macro_rules! described_functions {
             /// `dropout(input, p, training)`: each element zeroed with probability p and the rest scaled by
             /// 1/(1 − p) while training; the input itself otherwise.
             F dropout(input; [p: f64 = 0.5] [training: bool = true]) => $crate::nn::functional::dropout;
+            /// `pad(input, pad, mode, value)`: (before, after) amounts from the last dim, negative ones cropping;
+            /// modes "constant" (value, else 0), "reflect", "replicate" and "circular".
+            F pad(input <pad: Ints>; [mode: str = "constant"] [value: maybe_f64 = None]) => $crate::nn::functional::pad;
             /// `conv1d(input, weight, bias, stride, padding, dilation, groups)` over (N, C, L) or unbatched (C, L)
             /// inputs; padding an int, "same" or "valid".
             F conv1d(input, weight {bias};

@@ -304,6 +304,12 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result
 }
 
 /// `dropout(x, p, training)`: zero each element with probability p and scale the rest by 1/(1−p).
+/// torch's `F.pad(input, pad, mode, value)`: (before, after) amounts from the last dim (negative ones crop), modes
+/// "constant" (value, else 0), "reflect", "replicate" and "circular".
+pub fn pad(x: &Tensor, pad: Vec<i64>, mode: &str, value: Option<f64>) -> Result<Tensor> {
+    crate::api::pad::pad(x, &pad, crate::api::pad::PadMode::parse(mode)?, value.unwrap_or(0.0))
+}
+
 pub fn dropout(x: &Tensor, p: f64, training: bool) -> Result<Tensor> {
     if !(0.0..=1.0).contains(&p) {
         return Err(Error::Value(format!("dropout probability has to be between 0 and 1, but got {p}")));

@@ -823,7 +823,11 @@ def optimizer_step(kind: str, group: dict, params: SupportsGetItem[int, Tensor],
     One step of a param group: `params` with their state dicts, updated in place and realized.
     """
 
-def pad(input: Tensor, pad: Any, mode: str = "constant", value: SupportsFloat | SupportsIndex | None = None) -> Tensor: ...
+def pad(input: Tensor, pad: Any, mode: str = "constant", value: SupportsFloat | SupportsIndex | None = None) -> Tensor:
+    """
+    `pad(input, pad, mode, value)`: (before, after) amounts from the last dim, negative ones cropping;
+    modes "constant" (value, else 0), "reflect", "replicate" and "circular".
+    """
 
 def rand(*size, dtype: Any | None = None, device: Any | None = None) -> Tensor:
     """
