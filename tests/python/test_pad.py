@@ -40,6 +40,7 @@ test_case = each(CASES)
 
 ERRORS = [
     error("pad", [(2, 3)], lambda x, lib: F(lib).pad(x, (1,)), RuntimeError, match="divisible"),
+    error("pad", [(2, 3)], lambda x, lib: F(lib).pad(x, (1.5, 1)), TypeError, match="ints"),
     error("pad", [(2, 3)], lambda x, lib: F(lib).pad(x, (1, 1, 1, 1, 1, 1)), RuntimeError, match="less than or equal"),
     error("pad", [(2, 3)], lambda x, lib: F(lib).pad(x, (3, 0), mode="reflect"), RuntimeError, match="less than"),
     error("pad", [(2, 3)], lambda x, lib: F(lib).pad(x, (4, 4), mode="circular"), RuntimeError, match="wrapping"),

@@ -109,6 +109,8 @@ test("every described function is in torch's namespace, its options positional o
   assert.deepEqual(await values(F.avg_pool2d(img, 2, { divisor_override: 2 })), [6.5, 5.5, 6, 9]);
   assert.throws(() => F.max_pool2d(img), { name: "TypeError", message: /missing required argument\(s\): 'kernel_size'/ });
   assert.throws(() => F.max_pool2d(img, [1, 2, 3]), /kernel_size to be a single integer value or a list of 2 values/);
+  assert.throws(() => F.pad(img, [1.5, 1]), { name: "TypeError", message: /pad must be ints/ });
+  assert.deepEqual((F.pad(img, [1, -1], { value: 7 })).shape, [1, 1, 4, 4]);
 });
 
 test("the modules applying one function keep torch's arguments, positional or one object, and apply it", async () => {
