@@ -2,7 +2,8 @@
 chain, a full sum, softmax over rows, a small CNN's Adam step, MLP train steps, the host cost of one op and of 1,000
 in-place adds, each as vkml throughput against torch's (CUDA where present, else the CPU). Wall clock around N
 iterations ended by each library's synchronize, no read-back; every iteration gets other inputs (two sets,
-alternated), so no result can be reused. Writes JSON and a markdown table.
+alternated), so no result can be reused. The step and host cases also give vkml's host time per iteration in each
+phase of realizing (`vkml.stats()`'s host_ns_* counters). Writes JSON and a markdown table.
 
 Run: `PYTHONPATH=.pyinstall python bench/suite.py [--size small|full] [--device vulkan:0] [--out DIR]
 [--only CNN,sum] [--cnn-batch 64]` after `bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements,
@@ -32,12 +33,17 @@ WARM = {"small": 0.0, "full": 1.0}
 FIRST_WARM = {"small": 0.0, "full": 5.0}
 
 
+# The phases of realizing whose host time vkml.stats() counts (host_ns_<phase>; the GPU's from launch on).
+PHASES = "schedule fuse prepare launch bind record scope submit".split()
+
+
 class Lib:
     """One library's side of a case: how to make its tensors, and how to wait for its device."""
 
     def __init__(self, name, device, warm=0.0, warm_runs=1, first_warm=0.0):
         self.name, self.device, self.warm, self.warm_runs = name, device, warm, warm_runs
         self.first_warm = first_warm  # added to the first case's warm-up, then spent
+        self.phases = {}  # vkml: host µs per timed iteration in each phase, of the last timed case
 
     def tensor(self, a):
         if self.name == "torch":
@@ -76,13 +82,18 @@ def timed(lib, step, iters):
         if k % 8 == 0:
             lib.sync()
     lib.sync()
+    before = vkml.stats()
     t0 = time.perf_counter()
     for i in range(iters):
         out = step(i + 1)
         if lib.name == "vkml":
             vkml.realize(out)
     lib.sync()
-    return (time.perf_counter() - t0) / iters
+    elapsed = time.perf_counter() - t0
+    if lib.name == "vkml":
+        after = vkml.stats()
+        lib.phases = {p: (after.get(f"host_ns_{p}", 0) - before.get(f"host_ns_{p}", 0)) / iters / 1e3 for p in PHASES}
+    return elapsed / iters
 
 
 def pair(rng, shape, dtype=np.float32):
@@ -264,7 +275,12 @@ def main() -> None:
     steps += [("1,000 in-place adds, per add", lambda lib: run_inplace(lib, iters))]
     for name, run in steps:
         if wanted(name):
-            record(name, "ms", 0, run(ours), run(theirs))
+            t_ours = run(ours)
+            phases = ours.phases
+            record(name, "ms", 0, t_ours, run(theirs))
+            # Where vkml's host time went, per timed iteration (a step, or a case's chain of ops).
+            rows[-1]["vkml_host_us"] = phases
+            print("    vkml host µs per iteration: " + ", ".join(f"{p} {v:.0f}" for p, v in phases.items() if v))
     if args.profile:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "cnn.txt").write_text(profile_cnn(ours, batch))

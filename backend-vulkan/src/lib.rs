@@ -326,13 +326,11 @@ impl VulkanBackend {
             contents: &metas,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        timing.end();
-        let timing = span(Counter::HostBindNs);
-        let mut steps: Vec<profile::Step> = Vec::with_capacity(launches.len());
-        // The pipeline each launch runs on, for the profiler: a family, or a fused program's own kernel.
-        let mut names: Vec<&'static str> = Vec::with_capacity(launches.len());
-        for (i, (k, d)) in launches.iter().enumerate() {
-            let (pipeline, name) = match d.family {
+        // The pipeline each launch runs on, and its name for the profiler: a family, or a fused program's own kernel
+        // (compiled here the first time, so that the bind phase times bind groups alone).
+        let (pipelines, names): (Vec<_>, Vec<&'static str>) = launches
+            .iter()
+            .map(|(_, d)| match d.family {
                 "fused" => self
                     .pipelines
                     .program(&self.device, d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default()),
@@ -342,8 +340,12 @@ impl VulkanBackend {
                     (self.pipelines.specialized(&self.device, d.family, &strides), d.family)
                 }
                 family => (self.pipelines.get(&self.device, family), family),
-            };
-            names.push(name);
+            })
+            .unzip();
+        timing.end();
+        let timing = span(Counter::HostBindNs);
+        let mut steps: Vec<profile::Step> = Vec::with_capacity(launches.len());
+        for (i, ((k, d), pipeline)) in launches.iter().zip(pipelines).enumerate() {
             let meta = wgpu::BufferBinding {
                 buffer: &uniform,
                 offset: (i * stride) as u64,

@@ -29,7 +29,8 @@ pub enum Counter {
     HostFuseNs,
     /// Host nanoseconds spent allocating outputs and building kernels from nodes.
     HostPrepareNs,
-    /// Host nanoseconds a GPU backend spent turning kernels into launches (pipeline choice, uniforms).
+    /// Host nanoseconds a GPU backend spent turning kernels into launches: uniforms and pipelines (compiling one
+    /// the first time it is used).
     HostLaunchNs,
     /// Host nanoseconds a GPU backend spent making bind groups.
     HostBindNs,
