@@ -24,6 +24,10 @@ export function bindArgs(name, names, rest, isOptions, skipped = 0) {
   return given;
 }
 
+/** The test of an options object (JavaScript's keywords): a plain object, not a Tensor, an array or a typed array. */
+export const optionsPredicate = (Tensor) => (v) =>
+  v !== null && typeof v === "object" && !(v instanceof Tensor) && !Array.isArray(v) && !ArrayBuffer.isView(v);
+
 /** Throws torch's TypeError unless each of `required` is in `given`. */
 export function requireArgs(name, required, given) {
   const missing = required.filter((key) => given[key] === undefined || given[key] === null);
@@ -35,8 +39,7 @@ export function requireArgs(name, required, given) {
 /** `{ torch: {name: fn}, F: {name: fn} }` for every described row; the Tensor rows also become Tensor's methods. */
 export function makeDescribed(wasm, { Tensor, handle }) {
   const spaces = { torch: {}, F: {}, Tensor: {} };
-  const isOptions = (v) =>
-    v !== null && typeof v === "object" && !(v instanceof Tensor) && !Array.isArray(v) && !ArrayBuffer.isView(v);
+  const isOptions = optionsPredicate(Tensor);
   for (const [ns, name, count, optional, options, required] of wasm._described()) {
     const names = [...required, ...optional, ...options];
     spaces[ns][name] = (...args) => {

@@ -1,7 +1,7 @@
 // vkml.nn for JavaScript: Module (subclass it), Parameter, layers, losses, init and functional. The math is the
 // Rust engine's; this file only keeps parameters in order, moves them, and maps torch's names.
 
-import { bindArgs, requireArgs } from "./described.js";
+import { bindArgs, optionsPredicate, requireArgs } from "./described.js";
 
 export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, described }) {
   const PARAMS = new WeakSet();
@@ -469,8 +469,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
   /** The modules that apply one function with the arguments they were made with (vkml_core::described_modules!):
    * each keeps its arguments as properties of those names, given in torch's order or as one object; a default naming
    * a required argument is that argument's value (a pool's stride); `inplace` writes the result into the input. */
-  const isOptions = (v) =>
-    v !== null && typeof v === "object" && !(v instanceof Tensor) && !Array.isArray(v) && !ArrayBuffer.isView(v);
+  const isOptions = optionsPredicate(Tensor);
   const applied = (name, fn, required, options) => {
     const names = [...required, ...options.map(([k]) => k)];
     const cls = class extends Module {

@@ -324,10 +324,14 @@ pub fn avg_pool2d(
     let extra = |d: usize| ((out[d] - 1) * stride[d] + kernel[d]).saturating_sub(size[d] + 2 * padding[d]);
     let xp = pad2d(x, [(padding[0], padding[0] + extra(0)), (padding[1], padding[1] + extra(1))], Scalar::Int(0))?;
     let taps = tap_stack(&xp, &Window { kernel, stride, dilation: [1, 1], out })?;
-    let whole = kernel[0] * kernel[1];
+    // Every window divides by the kernel's size: float windows take their mean.
+    let whole = divisor_override.is_none() && count_include_pad && extra(0) == 0 && extra(1) == 0;
+    if whole && !int64 {
+        return taps.mean(Some(&[4]), false);
+    }
     let divisor = match divisor_override {
         Some(d) => Operand::Scalar(Scalar::Int(d)),
-        None if count_include_pad && extra(0) == 0 && extra(1) == 0 => Operand::Scalar(Scalar::Int(whole as i64)),
+        None if whole => Operand::Scalar(Scalar::Int((kernel[0] * kernel[1]) as i64)),
         None => {
             // Each window's count: the rows times the columns it covers of the region that counts.
             let span = |d: usize, o: usize| {
@@ -347,9 +351,6 @@ pub fn avg_pool2d(
     };
     if int64 {
         return crate::api::division::trunc_divide(&Operand::Tensor(taps.sum(Some(&[4]), false)?), &divisor);
-    }
-    if let (None, Operand::Scalar(_)) = (divisor_override, &divisor) {
-        return taps.mean(Some(&[4]), false);
     }
     // The sum in the accumulating dtype, divided once and rounded once, as torch's kernels.
     let sums = taps.to_dtype(crate::base::dtype::opmath(x.dtype()))?.sum(Some(&[4]), false)?;
