@@ -225,7 +225,7 @@ impl PerDim {
     }
 }
 
-/// `kind!(Kind, name, arg, default tokens)`: `arg` (an `Arg`, None where left out) converted by `Kind`, the row's
+/// `described_arg!(Kind, name, arg, default tokens)`: `arg` (an `Arg`, None where left out) converted by `Kind`, the row's
 /// default (torch's literal, or `None`) standing in for None.
 #[macro_export]
 macro_rules! described_arg {

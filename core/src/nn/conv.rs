@@ -41,8 +41,11 @@ fn check_pool(name: &str, x: &Tensor, kernel: [usize; 2], stride: [usize; 2], pa
     Ok(())
 }
 
-/// `x` (N, C, H, W) with `pads` = [(top, bottom), (left, right)] filled with `value`.
-pub(crate) fn pad2d(x: &Tensor, pads: [(usize, usize); 2], value: Scalar) -> Result<Tensor> {
+/// Padding before and after each of the last two dims: [(top, bottom), (left, right)].
+pub(crate) type Pads = [(usize, usize); 2];
+
+/// `x` (N, C, H, W) with `pads` filled with `value`.
+pub(crate) fn pad2d(x: &Tensor, pads: Pads, value: Scalar) -> Result<Tensor> {
     if pads.iter().all(|&(a, b)| a == 0 && b == 0) {
         return Ok(x.clone());
     }
@@ -82,8 +85,9 @@ fn out_size(size: usize, k: usize, s: usize, d: usize, ceil: bool) -> Result<usi
     Ok(if ceil { n.div_ceil(s) } else { n / s } + 1)
 }
 
-/// A pool's output size (torch's formula): with ceil_mode, the last window must start inside the input or the
-/// left padding.
+/// A pool's output size (torch's formula: with ceil_mode, the last window must start inside the input or the
+/// left padding), and the pads that make the input hold every window: the padding before, and after it the padding
+/// plus ceil_mode's overhang past the padded input.
 fn pooled(
     size: [usize; 2],
     kernel: [usize; 2],
@@ -91,15 +95,17 @@ fn pooled(
     padding: [usize; 2],
     dilation: [usize; 2],
     ceil_mode: bool,
-) -> Result<[usize; 2]> {
-    let mut out = [0; 2];
+) -> Result<([usize; 2], Pads)> {
+    let (mut out, mut pads): ([usize; 2], Pads) = ([0; 2], [(0, 0); 2]);
     for d in 0..2 {
         out[d] = out_size(size[d] + 2 * padding[d], kernel[d], stride[d], dilation[d], ceil_mode)?;
         if ceil_mode && (out[d] - 1) * stride[d] >= size[d] + padding[d] {
             out[d] -= 1;
         }
+        let need = (out[d] - 1) * stride[d] + dilation[d] * (kernel[d] - 1) + 1;
+        pads[d] = (padding[d], padding[d] + need.saturating_sub(size[d] + 2 * padding[d]));
     }
-    Ok(out)
+    Ok((out, pads))
 }
 
 fn require_4d(name: &str, x: &Tensor) -> Result<()> {
@@ -248,13 +254,8 @@ pub fn max_pool2d(
         return Err(Error::Unsupported(format!("\"max_pool2d\" not implemented for '{}'", x.dtype().name())));
     }
     let (h, w) = (x.shape()[2], x.shape()[3]);
-    let out = pooled([h, w], kernel, stride, padding, dilation, ceil_mode)?;
     // Padding (and ceil_mode's overhang) reads −inf, which never wins a window.
-    let extra = |d: usize, size: usize| {
-        let need = (out[d] - 1) * stride[d] + dilation[d] * (kernel[d] - 1) + 1;
-        need.saturating_sub(size + 2 * padding[d])
-    };
-    let pads = [(padding[0], padding[0] + extra(0, h)), (padding[1], padding[1] + extra(1, w))];
+    let (out, pads) = pooled([h, w], kernel, stride, padding, dilation, ceil_mode)?;
     let lowest = match x.dtype() {
         DType::I32 => Scalar::Int(i32::MIN as i64),
         DType::I64 => Scalar::Int(i64::MIN),
@@ -319,13 +320,13 @@ pub fn avg_pool2d(
         return Err(Error::Runtime("divisor must be not zero".into()));
     }
     let size = [x.shape()[2], x.shape()[3]];
-    let out = pooled(size, kernel, stride, padding, [1, 1], ceil_mode)?;
     // ceil_mode's last windows may run past the padded input: they read zeros there, and no divisor counts them.
-    let extra = |d: usize| ((out[d] - 1) * stride[d] + kernel[d]).saturating_sub(size[d] + 2 * padding[d]);
-    let xp = pad2d(x, [(padding[0], padding[0] + extra(0)), (padding[1], padding[1] + extra(1))], Scalar::Int(0))?;
+    let (out, pads) = pooled(size, kernel, stride, padding, [1, 1], ceil_mode)?;
+    let xp = pad2d(x, pads, Scalar::Int(0))?;
     let taps = tap_stack(&xp, &Window { kernel, stride, dilation: [1, 1], out })?;
     // Every window divides by the kernel's size: float windows take their mean.
-    let whole = divisor_override.is_none() && count_include_pad && extra(0) == 0 && extra(1) == 0;
+    let overhang = pads.iter().zip(padding).any(|(&(_, after), p)| after > p);
+    let whole = divisor_override.is_none() && count_include_pad && !overhang;
     if whole && !int64 {
         return taps.mean(Some(&[4]), false);
     }
