@@ -49,8 +49,8 @@ impl Arg {
         }
     }
 
-    /// The ints of an int or a sequence of ints, `n` of them (one given for all): torch's `_single`, `_pair`.
-    fn ints(&self, name: &str, n: usize) -> Result<Vec<i64>> {
+    /// The sizes of an int or a sequence of ints, `n` of them (one given for all): torch's `_single`, `_pair`.
+    fn sizes(&self, name: &str, n: usize) -> Result<Vec<usize>> {
         let v = match self {
             Arg::Int(v) => vec![*v; n],
             Arg::Ints(v) if v.len() == 1 => vec![v[0]; n],
@@ -63,11 +63,16 @@ impl Arg {
             }
             other => return Err(Error::Dtype(format!("{name} must be an int or {n} ints, not {}", other.shown()))),
         };
-        match v.iter().find(|&&x| x < 0) {
-            Some(_) => Err(Error::Runtime(format!("{name} must not be negative, but got {name}={}", self.shown()))),
-            None => Ok(v),
-        }
+        v.into_iter().map(|x| size(name, x, || self.shown())).collect()
     }
+}
+
+/// `v` as a size: negative values and values past this platform's address space (wasm32's 2^32 − 1) are refused.
+fn size(name: &str, v: i64, shown: impl Fn() -> String) -> Result<usize> {
+    if v < 0 {
+        return Err(Error::Runtime(format!("{name} must not be negative, but got {name}={}", shown())));
+    }
+    usize::try_from(v).map_err(|_| Error::Runtime(format!("{name} is too large for this platform: {name}={}", shown())))
 }
 
 /// How a described function's option arrives from an `Arg`: `name` is torch's, for the messages.
@@ -82,8 +87,8 @@ pub enum Pair {}
 impl Kind for Pair {
     type Out = [usize; 2];
     fn convert(name: &str, arg: Arg) -> Result<[usize; 2]> {
-        let v = arg.ints(name, 2)?;
-        Ok([v[0] as usize, v[1] as usize])
+        let v = arg.sizes(name, 2)?;
+        Ok([v[0], v[1]])
     }
 }
 
@@ -107,7 +112,7 @@ pub enum Single {}
 impl Kind for Single {
     type Out = usize;
     fn convert(name: &str, arg: Arg) -> Result<usize> {
-        Ok(arg.ints(name, 1)?[0] as usize)
+        Ok(arg.sizes(name, 1)?[0])
     }
 }
 
@@ -132,8 +137,7 @@ impl Kind for Count {
     type Out = usize;
     fn convert(name: &str, arg: Arg) -> Result<usize> {
         match arg {
-            Arg::Int(v) if v >= 0 => Ok(v as usize),
-            Arg::Int(v) => Err(Error::Runtime(format!("{name} must not be negative, but got {name}={v}"))),
+            Arg::Int(v) => size(name, v, || v.to_string()),
             other => Err(Error::Dtype(format!("{name} must be an int, not {}", other.shown()))),
         }
     }
@@ -149,7 +153,7 @@ impl Kind for Shape {
             Arg::Ints(v) => v.len(),
             _ => 1,
         };
-        Ok(arg.ints(name, n)?.into_iter().map(|v| v as usize).collect())
+        arg.sizes(name, n)
     }
 }
 
