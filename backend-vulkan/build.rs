@@ -143,8 +143,11 @@ fn features(body: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Validate with no optional capability beyond the features the family declares (only the cooperative-matrix
-/// pipeline declares any; the backend runs it only on devices that offer them).
-fn validate(family: &str, src: &str) -> Result<(), String> {
+/// pipeline declares any; the backend runs it only on devices that offer them), and list the bindings its `main`
+/// uses: (binding, 'u' uniform, 'r' read-only storage or 'w' writable storage), in binding order. The backend builds
+/// each family's bind group layout from this list (its uniform at a dynamic offset), where wgpu would derive one
+/// without dynamic offsets.
+fn validate(family: &str, src: &str) -> Result<Vec<(u32, char)>, String> {
     use naga::valid::Capabilities as C;
     let module = naga::front::wgsl::parse_str(src).map_err(|e| e.emit_to_string(src))?;
     let caps = features(src).fold(C::empty(), |c, f| {
@@ -154,10 +157,30 @@ fn validate(family: &str, src: &str) -> Result<(), String> {
             _ => C::empty(),
         }
     });
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .validate(&module)
         .map_err(|e| format!("{family}: {}", e.emit_to_string(src)))?;
-    Ok(())
+    let main = module.entry_points.iter().position(|e| e.name == "main");
+    let used = info.get_entry_point(main.ok_or_else(|| format!("{family}: no entry point named main"))?);
+    let mut bindings = Vec::new();
+    for (handle, var) in module.global_variables.iter() {
+        let Some(at) = &var.binding else { continue };
+        if used[handle].is_empty() {
+            continue;
+        }
+        if at.group != 0 {
+            return Err(format!("{family}: binding {} is in group {}; kernels use group 0 only", at.binding, at.group));
+        }
+        let kind = match var.space {
+            naga::AddressSpace::Uniform => 'u',
+            naga::AddressSpace::Storage { access } if access.contains(naga::StorageAccess::STORE) => 'w',
+            naga::AddressSpace::Storage { .. } => 'r',
+            _ => return Err(format!("{family}: binding {} is neither a uniform nor a storage buffer", at.binding)),
+        };
+        bindings.push((at.binding, kind));
+    }
+    bindings.sort_unstable();
+    Ok(bindings)
 }
 
 fn main() {
@@ -168,16 +191,18 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let mut failures = Vec::new();
     let constants = op_constants();
+    let mut bindings = Vec::new();
     let families = families(&dir).unwrap_or_else(|e| {
         failures.push(e);
         Vec::new()
     });
     for family in &families {
-        match assemble(&dir, family, &constants).and_then(|src| validate(family, &src).map(|_| src)) {
-            Ok(src) => {
+        match assemble(&dir, family, &constants).and_then(|src| validate(family, &src).map(|b| (src, b))) {
+            Ok((src, b)) => {
                 if let Err(e) = fs::write(out.join(format!("{family}.wgsl")), src) {
                     failures.push(format!("{family}: {e}"));
                 }
+                bindings.push(b);
             }
             Err(e) => failures.push(format!("shader family '{family}' is invalid:\n{e}")),
         }
@@ -185,9 +210,12 @@ fn main() {
     // The list pipeline.rs includes, so the families are named once (by their files).
     let list: String = families
         .iter()
-        .map(|f| format!("    (\"{f}\", include_str!(concat!(env!(\"OUT_DIR\"), \"/{f}.wgsl\"))),\n"))
+        .zip(&bindings)
+        .map(|(f, b)| format!("    (\"{f}\", include_str!(concat!(env!(\"OUT_DIR\"), \"/{f}.wgsl\")), &{b:?}),\n"))
         .collect();
-    let mut rs = format!("/// Every kernel family and its WGSL.\npub const FAMILIES: &[(&str, &str)] = &[\n{list}];\n");
+    let mut rs = format!(
+        "/// Every kernel family, its WGSL and the bindings its `main` uses.\npub const FAMILIES: &[(&str, &str, crate::binding::Bindings)] = &[\n{list}];\n"
+    );
     // The ops each flat family has a `case` for, so binary.rs and unary.rs send it those and no others.
     for (family, ops, list) in [("binary_flat", BINARY, "BINARY_FLAT_OPS"), ("unary_flat", UNARY, "UNARY_FLAT_OPS")] {
         match fs::read_to_string(dir.join(format!("{family}.wgsl"))) {

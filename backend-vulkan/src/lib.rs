@@ -2,6 +2,7 @@
 //! WebGPU in wasm. One command encoder and one submission per batch; errors from wgpu come back as values.
 
 mod binary;
+mod binding;
 mod buffer;
 mod cast;
 mod create;
@@ -29,8 +30,6 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
-use wgpu::util::DeviceExt;
-
 use vkml_core::backend::memory::Memory;
 use vkml_core::backend::profile::{self as prof, KernelRecord};
 use vkml_core::backend::{Backend, DeviceInfo, Kernel};
@@ -42,6 +41,7 @@ use vkml_core::util::error::{Error, Result};
 use vkml_core::util::future::{ready, BoxFuture};
 use vkml_core::util::stats::{bump, span, Counter};
 
+use binding::Binder;
 use buffer::{from_words, size_bytes, to_words, GpuBuffer, Pool};
 use launch::Launch;
 use meta::Meta;
@@ -59,6 +59,8 @@ pub struct VulkanBackend {
     limits: wgpu::Limits,
     pipelines: Pipelines,
     pool: Arc<Pool>,
+    /// Kernels' uniforms and the bind groups made over them, kept while their buffers come back.
+    binder: Binder,
     stray_error: Arc<Mutex<Option<String>>>,
     /// Why the device was lost, once it is: every later call refuses with it, and the front end may open it again.
     lost: Arc<Mutex<Option<String>>>,
@@ -115,7 +117,9 @@ impl VulkanBackend {
             driver: format!("{} {}", o.info.driver, o.info.driver_info).trim().to_string(),
             device_type: device::device_type(&o.info),
         };
+        let binder = Binder::new(&o.device, o.limits.min_uniform_buffer_offset_alignment);
         VulkanBackend {
+            binder,
             info,
             device: o.device,
             queue: o.queue,
@@ -173,6 +177,7 @@ impl VulkanBackend {
     fn submit(&self, enc: wgpu::CommandEncoder) {
         let timing = span(Counter::HostSubmitNs);
         self.queue.submit([enc.finish()]);
+        self.binder.submitted();
         timing.end();
         bump(Counter::Submissions, 1);
     }
@@ -221,7 +226,7 @@ impl VulkanBackend {
         let buffer = match self.create_buffer(bytes) {
             Ok(b) => b,
             Err(_) => {
-                self.pool.clear();
+                self.release_pool();
                 self.create_buffer(bytes)?
             }
         };
@@ -250,6 +255,12 @@ impl VulkanBackend {
         #[cfg(target_arch = "wasm32")]
         drop(scope);
         Ok(buffer)
+    }
+
+    /// Give the pool's buffers back to the device, with the bind groups that hold them.
+    fn release_pool(&self) {
+        self.binder.clear();
+        self.pool.clear();
     }
 
     /// torch's wording for an allocation that does not fit.
@@ -298,9 +309,9 @@ impl VulkanBackend {
     }
 
     /// Record `kernels` into `enc`: every kernel becomes a launch first (so a kernel that cannot run records nothing), then
-    /// one uniform buffer holds all their metas at the device's offset alignment and one compute pass dispatches
-    /// them in order. A buffer and a pass per kernel cost more host time than the kernels of a small model take on a
-    /// GPU; wgpu still orders each dispatch after the writes it reads. While the profiler records, the kernels are
+    /// their metas go into the device's uniform arena, each kernel gets its kept bind group (binding.rs), and one
+    /// compute pass dispatches them in order. A buffer and a pass per kernel cost more host time than the kernels of a
+    /// small model take on a GPU; wgpu still orders each dispatch after the writes it reads. While the profiler records, the kernels are
     /// reported to it, and where the device has timestamp queries each gets a pass of its own that times it: the
     /// returned ticks are read back after the submission.
     fn encode(&self, enc: &mut wgpu::CommandEncoder, kernels: &[Kernel]) -> Result<Option<profile::Timed>> {
@@ -315,17 +326,8 @@ impl VulkanBackend {
         if launches.is_empty() {
             return Ok(None);
         }
-        let size = std::mem::size_of::<Meta>();
-        let stride = size.next_multiple_of(self.limits.min_uniform_buffer_offset_alignment as usize);
-        let mut metas = vec![0u8; stride * launches.len()];
-        for (i, (_, d)) in launches.iter().enumerate() {
-            metas[i * stride..i * stride + size].copy_from_slice(bytemuck::bytes_of(&d.meta));
-        }
-        let uniform = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("vkml meta"),
-            contents: &metas,
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let metas: Vec<Meta> = launches.iter().map(|(_, d)| d.meta).collect();
+        let (arena, offsets) = self.binder.uniforms(&self.device, &self.queue, &metas);
         // The pipeline each launch runs on, and its name for the profiler: a family, or a fused program's own kernel
         // (compiled here the first time, so that the bind phase times bind groups alone).
         let (pipelines, names): (Vec<_>, Vec<&'static str>) = launches
@@ -345,26 +347,14 @@ impl VulkanBackend {
         timing.end();
         let timing = span(Counter::HostBindNs);
         let mut steps: Vec<profile::Step> = Vec::with_capacity(launches.len());
-        for (i, ((k, d), pipeline)) in launches.iter().zip(pipelines).enumerate() {
-            let meta = wgpu::BufferBinding {
-                buffer: &uniform,
-                offset: (i * stride) as u64,
-                size: wgpu::BufferSize::new(size as u64),
-            };
-            let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(meta) }];
+        for (((k, d), pipeline), offset) in launches.iter().zip(pipelines).zip(offsets) {
+            let mut buffers = Vec::with_capacity(d.inputs.len() + 1);
             for (j, b) in d.inputs.iter().enumerate() {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: j as u32 + 1,
-                    resource: self.gpu(b)?.buffer.as_entire_binding(),
-                });
+                buffers.push((j as u32 + 1, self.gpu(b)?.buffer.clone()));
             }
-            entries.push(wgpu::BindGroupEntry { binding: 9, resource: self.gpu(&k.out)?.buffer.as_entire_binding() });
-            let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(d.family),
-                layout: &pipeline.layout,
-                entries: &entries,
-            });
-            steps.push((pipeline.pipeline, bind, d.groups));
+            buffers.push((9, self.gpu(&k.out)?.buffer.clone()));
+            let bind = self.binder.group(&self.device, d.family, &pipeline.layout, &arena, buffers);
+            steps.push((pipeline.pipeline, bind, offset, d.groups));
         }
         timing.end();
         bump(Counter::Dispatches, steps.len() as u64);
@@ -382,9 +372,9 @@ impl VulkanBackend {
         let timing = span(Counter::HostRecordNs);
         let mut pass =
             enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("vkml"), timestamp_writes: None });
-        for (pipeline, bind, groups) in &steps {
+        for (pipeline, bind, offset, groups) in &steps {
             pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, bind, &[]);
+            pass.set_bind_group(0, bind, &[*offset]);
             pass.dispatch_workgroups(groups.0, groups.1, groups.2);
         }
         drop(pass);
@@ -531,7 +521,7 @@ impl Backend for VulkanBackend {
     }
 
     fn empty_cache(&self) {
-        self.pool.clear();
+        self.release_pool();
     }
 
     fn read(&self, buffer: &Buffer) -> BoxFuture<Vec<u8>> {

@@ -17,19 +17,11 @@ pub const HOT: u32 = 8;
 const MAX_COUNTED: usize = 4096;
 const MAX_COMPILED: usize = 256;
 
-/// A compute pipeline and its bind group layout, asked of it once: wgpu registers a new handle each time a pipeline
-/// is asked for its layout, which cost every kernel of every batch.
+/// A compute pipeline and its family's bind group layout (binding.rs), whose uniform takes a dynamic offset.
 #[derive(Clone)]
 pub struct Ready {
     pub pipeline: wgpu::ComputePipeline,
     pub layout: wgpu::BindGroupLayout,
-}
-
-impl Ready {
-    fn new(pipeline: wgpu::ComputePipeline) -> Ready {
-        let layout = pipeline.get_bind_group_layout(0);
-        Ready { pipeline, layout }
-    }
 }
 
 /// A fused program's state: runs so far on the generic kernel, or its own kernel (None where it could not be made).
@@ -43,6 +35,7 @@ enum Program {
 #[derive(Default)]
 pub struct Pipelines {
     cache: Mutex<HashMap<(&'static str, Vec<u32>), Ready>>,
+    layouts: Mutex<HashMap<&'static str, (wgpu::BindGroupLayout, wgpu::PipelineLayout)>>,
     programs: Mutex<HashMap<Vec<u32>, Program>>,
 }
 
@@ -63,18 +56,31 @@ impl Pipelines {
             label: Some(family),
             source: wgpu::ShaderSource::Wgsl(source(family)),
         });
+        let (layout, pipeline_layout) = self.layouts(device, family);
         let values: Vec<(&str, f64)> = constants.iter().map(|&(name, v)| (name, f64::from(v))).collect();
-        let p = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(family),
-            layout: None,
+            layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some("main"),
             compilation_options: wgpu::PipelineCompilationOptions { constants: &values, ..Default::default() },
             cache: None,
         });
-        let ready = Ready::new(p);
+        let ready = Ready { pipeline, layout };
         cache.insert(key, ready.clone());
         ready
+    }
+
+    /// The family's bind group and pipeline layouts, made once per device.
+    fn layouts(&self, device: &wgpu::Device, family: &'static str) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
+        let mut layouts = self.layouts.lock().unwrap_or_else(|e| e.into_inner());
+        layouts
+            .entry(family)
+            .or_insert_with(|| {
+                let bindings = FAMILIES.iter().find(|f| f.0 == family).map_or(&[][..], |f| f.2);
+                crate::binding::layouts(device, family, bindings)
+            })
+            .clone()
     }
 
     /// The kernel for fused program `words` and its name for the profiler: from the `HOT`-th run of its shape (its
@@ -99,7 +105,8 @@ impl Pipelines {
         if runs < HOT || programs.values().filter(|p| matches!(p, Program::Compiled(_))).count() >= MAX_COMPILED {
             return (generic, "fused");
         }
-        let own = straight_pipeline(device, words).map(Ready::new);
+        let (layout, pipeline_layout) = self.layouts(device, "fused");
+        let own = straight_pipeline(device, &pipeline_layout, words).map(|pipeline| Ready { pipeline, layout });
         programs.insert(words.to_vec(), Program::Compiled(own.clone()));
         own_or(own, generic)
     }
@@ -110,37 +117,20 @@ fn own_or(own: Option<Ready>, generic: Ready) -> (Ready, &'static str) {
     own.map_or((generic, "fused"), |p| (p, "fused program"))
 }
 
-/// A straight-line kernel for `words` with the generic fused kernel's bindings (the Meta uniform, three inputs, the
-/// output), or None where its source does not validate. In the browser the program stays on the generic kernel:
-/// WebGPU reports a bad shader only later, and naga would add to the download.
+/// A straight-line kernel for `words` on the generic fused kernel's layout (the Meta uniform, three inputs, the
+/// output; it may use fewer), or None where its source does not validate. In the browser the program stays on the
+/// generic kernel: WebGPU reports a bad shader only later, and naga would add to the download.
 #[cfg(not(target_arch = "wasm32"))]
-fn straight_pipeline(device: &wgpu::Device, words: &[u32]) -> Option<wgpu::ComputePipeline> {
+fn straight_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    words: &[u32],
+) -> Option<wgpu::ComputePipeline> {
     let src = crate::straight::straight(&source("fused"), words)?;
     let module = naga::front::wgsl::parse_str(&src).ok()?;
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
         .validate(&module)
         .ok()?;
-    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
-        count: None,
-    };
-    let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
-    let entries = [
-        entry(0, wgpu::BufferBindingType::Uniform),
-        entry(1, storage(true)),
-        entry(2, storage(true)),
-        entry(3, storage(true)),
-        entry(9, storage(false)),
-    ];
-    let bindings = device
-        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("fused program"), entries: &entries });
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("fused program"),
-        bind_group_layouts: &[Some(&bindings)],
-        immediate_size: 0,
-    });
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("fused program"),
         source: wgpu::ShaderSource::Wgsl(src.into()),
@@ -148,7 +138,7 @@ fn straight_pipeline(device: &wgpu::Device, words: &[u32]) -> Option<wgpu::Compu
     vkml_core::util::stats::bump(vkml_core::util::stats::Counter::KernelsGenerated, 1);
     Some(device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some("fused program"),
-        layout: Some(&layout),
+        layout: Some(layout),
         module: &module,
         entry_point: Some("main"),
         compilation_options: Default::default(),
@@ -157,7 +147,7 @@ fn straight_pipeline(device: &wgpu::Device, words: &[u32]) -> Option<wgpu::Compu
 }
 
 #[cfg(target_arch = "wasm32")]
-fn straight_pipeline(_: &wgpu::Device, _: &[u32]) -> Option<wgpu::ComputePipeline> {
+fn straight_pipeline(_: &wgpu::Device, _: &wgpu::PipelineLayout, _: &[u32]) -> Option<wgpu::ComputePipeline> {
     None
 }
 
@@ -171,5 +161,5 @@ fn source(family: &str) -> Cow<'static, str> {
             return text.into();
         }
     }
-    FAMILIES.iter().find(|(n, _)| *n == family).map(|(_, s)| Cow::Borrowed(*s)).unwrap_or_default()
+    FAMILIES.iter().find(|f| f.0 == family).map(|f| Cow::Borrowed(f.1)).unwrap_or_default()
 }

@@ -3,8 +3,8 @@
 //! Vulkan and browsers offer as a pass's timestamps); the batch resolves them into a buffer read back after its
 //! submission.
 
-/// One kernel ready to dispatch: its pipeline, bind group and grid.
-pub type Step = (wgpu::ComputePipeline, wgpu::BindGroup, (u32, u32, u32));
+/// One kernel ready to dispatch: its pipeline, bind group, its uniform's offset in that group and its grid.
+pub type Step = (wgpu::ComputePipeline, wgpu::BindGroup, u32, (u32, u32, u32));
 
 /// Kernels per query set: two queries each, within wgpu's 4,096 queries per set.
 const PER_SET: usize = 2048;
@@ -35,7 +35,7 @@ pub fn encode(device: &wgpu::Device, enc: &mut wgpu::CommandEncoder, steps: &[St
             ty: wgpu::QueryType::Timestamp,
             count: queries,
         });
-        for (i, (pipeline, bind, groups)) in part.iter().enumerate() {
+        for (i, (pipeline, bind, offset, groups)) in part.iter().enumerate() {
             let writes = wgpu::ComputePassTimestampWrites {
                 query_set: &set,
                 beginning_of_pass_write_index: Some(2 * i as u32),
@@ -46,7 +46,7 @@ pub fn encode(device: &wgpu::Device, enc: &mut wgpu::CommandEncoder, steps: &[St
                 timestamp_writes: Some(writes),
             });
             pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, bind, &[]);
+            pass.set_bind_group(0, bind, &[*offset]);
             pass.dispatch_workgroups(groups.0, groups.1, groups.2);
         }
         // Each chunk's ticks start at a multiple of 2048 · 16 bytes, within the 256-byte alignment a resolve needs.

@@ -11,7 +11,8 @@ import vkml
 from helpers import CPUS, case, check_op, each, matrix, to_numpy
 
 COUNTERS = (
-    "nodes realizations submissions dispatches bytes_uploaded bytes_downloaded pool_hits nodes_fused kernels_generated"
+    "nodes realizations submissions dispatches bytes_uploaded bytes_downloaded pool_hits nodes_fused kernels_generated "
+    "bind_groups"
 ).split()
 HOST_NS = "schedule fuse prepare launch bind record scope submit".split()
 
@@ -53,6 +54,40 @@ def test_host_time_counters_grow_with_the_phases_a_realization_runs(device):
     gpu = set() if device in CPUS else {"launch", "bind", "record", "scope", "submit"}
     want = {"schedule", "fuse", "prepare"} | gpu
     assert grew >= want, (grew, want)
+
+
+def test_bind_groups_are_made_once_and_reused(device):
+    """A GPU keeps the bind group of a family and its buffers, its uniform at a dynamic offset: repeating a step whose
+    buffers come back from the pool makes none, and each repetition still reads its own uniform (the scalar that
+    changes). Giving the pool back (`empty_cache`) forgets them."""
+    x = vkml.tensor(np.arange(8, dtype=np.float32), device=device)
+
+    def step(s):
+        return (x * s).exp2().tolist()
+
+    step(1.0)
+    step(2.0)
+    before = vkml.stats()
+    got = [step(float(s)) for s in range(3, 8)]
+    made = _delta(before)["bind_groups"]
+    assert got == [np.exp2(np.arange(8, dtype=np.float32) * s).tolist() for s in range(3, 8)]
+    if device in CPUS:
+        assert made == 0
+        return
+    assert made == 0, made
+    vkml.empty_cache(device)
+    before = vkml.stats()
+    assert step(9.0) == np.exp2(np.arange(8, dtype=np.float32) * 9).tolist()
+    assert _delta(before)["bind_groups"] > 0
+
+
+def test_uniforms_of_one_submission_stay_apart(device):
+    """Kernels recorded into one submission each read their own uniform from the arena, beyond its first size too
+    (binding.rs doubles it): 600 products by different scalars, realized together."""
+    x = vkml.tensor(np.arange(4, dtype=np.float32), device=device)
+    outs = [x * float(s) - 1.0 for s in range(600)]
+    vkml.realize(*outs)
+    assert [o.tolist() for o in outs] == [(np.arange(4, dtype=np.float32) * s - 1).tolist() for s in range(600)]
 
 
 def test_building_a_graph_does_no_work(device):

@@ -23,6 +23,8 @@ pub enum Counter {
     NodesFused,
     /// Straight-line kernels a GPU backend generated for fused programs that keep coming back.
     KernelsGenerated,
+    /// Bind groups a GPU backend made (binding.rs keeps each for as long as its buffers keep coming back).
+    BindGroups,
     /// Host nanoseconds spent ordering the nodes of realizations (the schedule).
     HostScheduleNs,
     /// Host nanoseconds spent planning fusion.
@@ -43,7 +45,7 @@ pub enum Counter {
 }
 
 /// Every counter with its public name, in a fixed order.
-pub const COUNTERS: [(Counter, &str); 17] = [
+pub const COUNTERS: [(Counter, &str); 18] = [
     (Counter::Nodes, "nodes"),
     (Counter::Realizations, "realizations"),
     (Counter::Submissions, "submissions"),
@@ -53,6 +55,7 @@ pub const COUNTERS: [(Counter, &str); 17] = [
     (Counter::PoolHits, "pool_hits"),
     (Counter::NodesFused, "nodes_fused"),
     (Counter::KernelsGenerated, "kernels_generated"),
+    (Counter::BindGroups, "bind_groups"),
     (Counter::HostScheduleNs, "host_ns_schedule"),
     (Counter::HostFuseNs, "host_ns_fuse"),
     (Counter::HostPrepareNs, "host_ns_prepare"),
@@ -76,14 +79,15 @@ fn slot(c: Counter) -> &'static AtomicU64 {
         Counter::PoolHits => 6,
         Counter::NodesFused => 7,
         Counter::KernelsGenerated => 8,
-        Counter::HostScheduleNs => 9,
-        Counter::HostFuseNs => 10,
-        Counter::HostPrepareNs => 11,
-        Counter::HostLaunchNs => 12,
-        Counter::HostBindNs => 13,
-        Counter::HostRecordNs => 14,
-        Counter::HostScopeNs => 15,
-        Counter::HostSubmitNs => 16,
+        Counter::BindGroups => 9,
+        Counter::HostScheduleNs => 10,
+        Counter::HostFuseNs => 11,
+        Counter::HostPrepareNs => 12,
+        Counter::HostLaunchNs => 13,
+        Counter::HostBindNs => 14,
+        Counter::HostRecordNs => 15,
+        Counter::HostScopeNs => 16,
+        Counter::HostSubmitNs => 17,
     };
     &VALUES[i]
 }
