@@ -3,7 +3,8 @@ chain, a full sum, softmax over rows, a small CNN's Adam step, MLP train steps, 
 in-place adds, each as vkml throughput against torch's (CUDA where present, else the CPU). Wall clock around N
 iterations ended by each library's synchronize, no read-back; every iteration gets other inputs (two sets,
 alternated), so no result can be reused. The step and host cases also give vkml's host time per iteration in each
-phase of realizing (`vkml.stats()`'s host_ns_* counters). Writes JSON and a markdown table.
+phase of realizing (`vkml.stats()`'s host_ns_* counters), and the training steps their peak of device memory beside
+torch's `max_memory_allocated` (CUDA). Writes JSON and a markdown table.
 
 Run: `PYTHONPATH=.pyinstall python bench/suite.py [--size small|full] [--device vulkan:0] [--out DIR]
 [--only CNN,sum] [--cnn-batch 64]` after `bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements,
@@ -44,6 +45,23 @@ class Lib:
         self.name, self.device, self.warm, self.warm_runs = name, device, warm, warm_runs
         self.first_warm = first_warm  # added to the first case's warm-up, then spent
         self.phases = {}  # vkml: host µs per timed iteration in each phase, of the last timed case
+        self.base = 0  # bytes the device held when the peak started
+        self.peak = None  # bytes of device memory a training case's model, optimizer and steps held at most
+
+    def start_peak(self):
+        """Start counting the peak from what the device holds now (None where the library counts none: torch CPU)."""
+        if self.name == "vkml":
+            vkml.reset_peak_memory_stats(self.device)
+            self.base = vkml.memory_allocated(self.device)
+        elif self.device.startswith("cuda"):
+            torch.cuda.reset_peak_memory_stats()
+            self.base = torch.cuda.memory_allocated()
+
+    def end_peak(self):
+        if self.name == "vkml":
+            self.peak = vkml.max_memory_allocated(self.device) - self.base
+        elif self.device.startswith("cuda"):
+            self.peak = torch.cuda.max_memory_allocated() - self.base
 
     def tensor(self, a):
         if self.name == "torch":
@@ -155,7 +173,10 @@ def mlp(nn):
 
 
 def run_train(lib, make, shape, iters):
-    """Seconds per Adam step of a fresh model on two alternating batches (torch's weights loaded into vkml's)."""
+    """Seconds per Adam step of a fresh model on two alternating batches (torch's weights loaded into vkml's); the
+    peak of device memory from the model's making to the last step is left in `lib.peak`."""
+    lib.sync()
+    lib.start_peak()
     torch.manual_seed(0)
     ref = make(torch.nn)
     model = ref.to(lib.device) if lib.name == "torch" else make(vkml.nn).to(lib.device)
@@ -173,7 +194,9 @@ def run_train(lib, make, shape, iters):
         opt.step()
         return loss
 
-    return timed(lib, step, iters)
+    t = timed(lib, step, iters)
+    lib.end_peak()
+    return t
 
 
 def profile_cnn(lib, batch):
@@ -275,12 +298,21 @@ def main() -> None:
     steps += [("1,000 in-place adds, per add", lambda lib: run_inplace(lib, iters))]
     for name, run in steps:
         if wanted(name):
+            ours.peak = theirs.peak = None
             t_ours = run(ours)
             phases = ours.phases
             record(name, "ms", 0, t_ours, run(theirs))
             # Where vkml's host time went, per timed iteration (a step, or a case's chain of ops).
             rows[-1]["vkml_host_us"] = phases
             print("    vkml host µs per iteration: " + ", ".join(f"{p} {v:.0f}" for p, v in phases.items() if v))
+            if ours.peak is not None:
+                # Issue #19 compares a training step's peak with torch's max_memory_allocated (CUDA only).
+                rows[-1]["peak_mb"] = {
+                    "vkml": ours.peak / 1e6,
+                    "torch": None if theirs.peak is None else theirs.peak / 1e6,
+                }
+                mine = f"    peak device memory: vkml {ours.peak / 1e6:.1f} MB"
+                print(mine + ("" if theirs.peak is None else f", torch {theirs.peak / 1e6:.1f} MB"))
     if args.profile:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "cnn.txt").write_text(profile_cnn(ours, batch))
