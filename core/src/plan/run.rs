@@ -72,9 +72,13 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
         let mut fusion = if super::fuse::enabled() { super::fuse::plan(&order, &roots) } else { Default::default() };
         timing.end();
         let timing = span(Counter::HostPrepareNs);
-        // Buffers of nodes realized by this call; nodes are marked realized only once their device's batch succeeded,
-        // so a failed batch never leaves garbage behind.
-        let mut done: HashMap<u64, Buffer> = HashMap::default();
+        // Buffers of nodes realized by this call, in schedule order (`done` finds a node's); nodes are marked realized
+        // only once their device's batch succeeded, so a failed batch never leaves garbage behind. Where this call
+        // holds a buffer's last handle, the buffer goes back to the pool as `outs` drops, in that order: a repeated
+        // step then gets the same buffers in the same places, and the GPU its bind groups again (the ids in `done`
+        // differ from step to step, and so would a map's order).
+        let mut done: HashMap<u64, usize> = HashMap::default();
+        let mut outs: Vec<Buffer> = Vec::with_capacity(order.len());
         let mut batches: BTreeMap<DeviceId, Vec<(Arc<Node>, Kernel)>> = BTreeMap::new();
         for node in order {
             if fusion.inlined.contains(&node.id) {
@@ -106,7 +110,7 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                     let mut args = Vec::new();
                     for s in srcs {
                         let buffer = match done.get(&s.node.id) {
-                            Some(buf) => buf.clone(),
+                            Some(&i) => outs[i].clone(),
                             None => s.node.buffer().ok_or_else(|| Error::Backend("source not realized".into()))?,
                         };
                         args.push(Arg { buffer, view: s.view });
@@ -116,7 +120,8 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                     out
                 }
             };
-            done.insert(node.id, out.clone());
+            done.insert(node.id, outs.len());
+            outs.push(out.clone());
             if matches!(node.op, Op::Data(_) | Op::Transfer) {
                 node.set_realized(out);
             }
@@ -130,8 +135,8 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                 b.flush();
             }
             for n in nodes {
-                if let Some(buf) = done.get(&n.id) {
-                    n.set_realized(buf.clone());
+                if let Some(&i) = done.get(&n.id) {
+                    n.set_realized(outs[i].clone());
                 }
             }
         }
