@@ -85,9 +85,8 @@ impl Tensor {
             kind,
             inputs: inputs.iter().map(|t| (*t).clone()).collect(),
             versions: inputs.iter().map(|t| t.storage().node().id).collect(),
-            out_node: self.storage().node(),
+            out_node: Mutex::new(Some(self.storage().node())),
             out_storage: self.storage().clone(),
-            freed: Mutex::new(false),
         };
         {
             let mut s = self.ag.lock();

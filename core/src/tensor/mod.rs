@@ -179,15 +179,17 @@ pub enum GradKind {
 }
 
 /// One step of recorded history. The output is kept as its node (not its tensor, which owns this record) and as
-/// its storage, so an in-place write to the output after recording is noticed.
+/// its storage, so an in-place write to the output after recording is noticed. The node is the value saved for
+/// backward, dropped when the record is released: kept longer, every record of a view of a parameter held on to
+/// that parameter's old value after each optimizer step, for as long as anything held a tensor of the old graph.
 #[derive(Debug)]
 pub struct GradFn {
     pub kind: GradKind,
     pub inputs: Vec<Tensor>,
     versions: Vec<u64>,
-    out_node: Arc<Node>,
+    /// The output's node as recorded; None once released.
+    out_node: Mutex<Option<Arc<Node>>>,
     out_storage: Arc<Storage>,
-    freed: Mutex<bool>,
 }
 
 impl GradFn {
@@ -200,13 +202,14 @@ impl GradFn {
         Ok(t.detach())
     }
 
-    /// The output value as recorded; an error when it was since written in place.
+    /// The output value as recorded; an error when it was since written in place, or released.
     pub fn saved_output(&self) -> Result<Tensor> {
-        if self.out_storage.node().id != self.out_node.id {
-            let t = Tensor::from_node(self.out_node.clone());
+        let node = self.out_node.lock().unwrap_or_else(|e| e.into_inner()).clone().ok_or_else(released)?;
+        let t = Tensor::from_node(node);
+        if self.out_storage.node().id != t.node().id {
             return Err(modified(&t, self.name()));
         }
-        Ok(Tensor::from_node(self.out_node.clone()))
+        Ok(t)
     }
 
     /// torch-style name of the backward step, e.g. `MulBackward0`.
@@ -220,23 +223,28 @@ impl GradFn {
         s
     }
 
-    /// Mark the saved values as released (after a backward without `retain_graph`); a second pass then fails.
+    /// Drop the saved value (after a backward without `retain_graph`); a second pass then fails.
     pub fn release(&self) {
-        *self.freed.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        *self.out_node.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
     pub fn check_not_released(&self) -> Result<()> {
-        if *self.freed.lock().unwrap_or_else(|e| e.into_inner()) {
-            return Err(Error::Runtime(
-                "Trying to backward through the graph a second time (or directly access saved tensors after they \
-                 have already been freed). Saved intermediate values of the graph are freed when you call \
-                 .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the \
-                 graph a second time or if you need to access saved tensors after calling backward."
-                    .into(),
-            ));
+        match *self.out_node.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(_) => Ok(()),
+            None => Err(released()),
         }
-        Ok(())
     }
+}
+
+/// torch's error for a second backward through a released graph.
+fn released() -> Error {
+    Error::Runtime(
+        "Trying to backward through the graph a second time (or directly access saved tensors after they have \
+         already been freed). Saved intermediate values of the graph are freed when you call .backward() or \
+         autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if \
+         you need to access saved tensors after calling backward."
+            .into(),
+    )
 }
 
 fn capitalize(w: &str) -> String {
