@@ -5,6 +5,8 @@ import { bindArgs, optionsPredicate, requireArgs } from "./described.js";
 
 export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, described }) {
   const PARAMS = new WeakSet();
+  /** vkml's own module classes (not their subclasses): Sequential releases the intermediates they pass on. */
+  const BUILTIN = new Set();
 
   /** Mark a tensor as a parameter (requires_grad on); a Module finds it among its properties. */
   function Parameter(t, requires_grad = true) {
@@ -525,8 +527,20 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
       });
     }
     forward(x) {
-      for (const m of this.children()) x = m.forward(x);
-      return x;
+      let cur = x;
+      let producer;
+      for (const m of this.children()) {
+        const next = m.forward(cur);
+        // An intermediate that one of vkml's own modules made and another consumed is held by nothing else (the
+        // autograd graph keeps handles of its own): release its handle now rather than when the garbage collector
+        // finds it, which in a training loop lets every step's activations pile up in WebAssembly memory. A user's
+        // module, or a subclass, might keep what it is given or returns, so it is left to the collector.
+        const own = producer && BUILTIN.has(producer.constructor) && BUILTIN.has(m.constructor);
+        if (own && cur !== x && cur !== next && cur instanceof Tensor) cur.dispose();
+        cur = next;
+        producer = m;
+      }
+      return cur;
     }
   }
 
@@ -578,7 +592,7 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     return cls;
   };
 
-  return {
+  const exported = {
     ...APPLIED,
     Module,
     Parameter,
@@ -623,4 +637,8 @@ export function makeNn(wasm, { Tensor, handle, no_grad, load_safetensors, descri
     init,
     cross_entropy: F.cross_entropy,
   };
+  for (const v of Object.values(exported)) {
+    if (typeof v === "function" && v.prototype instanceof Module && v !== ModuleList && v !== ModuleDict) BUILTIN.add(v);
+  }
+  return exported;
 }

@@ -1,6 +1,7 @@
-//! Bind groups made once and reused: each family's layout takes its uniform at a dynamic offset into one buffer per
-//! device (the arena) that every submission refills from its start, so a bind group depends only on the family and the
-//! storage buffers it binds, and a training step that sees the same pooled buffers again makes none.
+//! Bind groups made once and reused: each family's layout takes its uniform at a dynamic offset into one of a few
+//! buffers per device (the arenas, one per submission in turn, each refilled from its start), so a bind group depends
+//! only on the family, the arena and the storage buffers it binds, and a training step that sees the same pooled
+//! buffers again makes none.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -9,6 +10,9 @@ use crate::meta::Meta;
 
 /// The arena's first size in kernels' uniforms; it doubles when a submission needs more.
 const FIRST_SLOTS: u64 = 256;
+/// Arenas taken in turn, one per submission: a submission's queue write into its arena waits only for the
+/// submission that used it RING submissions before, not for the one just sent.
+const RING: usize = 3;
 /// Bind groups kept at most; past this the cache starts again (a workload that keeps binding new buffers).
 const MAX_GROUPS: usize = 8192;
 
@@ -60,8 +64,14 @@ struct Key {
 pub struct Binder {
     /// Bytes between two kernels' uniforms (the device's uniform offset alignment).
     stride: u64,
-    arena: Mutex<Arena>,
+    arenas: Mutex<Ring>,
     groups: Mutex<HashMap<Key, wgpu::BindGroup>>,
+}
+
+struct Ring {
+    arenas: Vec<Arena>,
+    /// The arena of the submission being recorded.
+    at: usize,
 }
 
 struct Arena {
@@ -73,15 +83,17 @@ struct Arena {
 impl Binder {
     pub fn new(device: &wgpu::Device, alignment: u32) -> Binder {
         let stride = (std::mem::size_of::<Meta>() as u64).next_multiple_of(u64::from(alignment.max(1)));
-        let buffer = arena_buffer(device, stride * FIRST_SLOTS);
-        Binder { stride, arena: Mutex::new(Arena { buffer, used: 0 }), groups: Mutex::default() }
+        let arenas = (0..RING).map(|_| Arena { buffer: arena_buffer(device, stride * FIRST_SLOTS), used: 0 }).collect();
+        Binder { stride, arenas: Mutex::new(Ring { arenas, at: 0 }), groups: Mutex::default() }
     }
 
     /// Write `metas` into the arena after what this submission already holds (queue writes land ahead of the
     /// submission's commands) and return the arena and each one's offset. Called under the backend's encoder lock.
     pub fn uniforms(&self, device: &wgpu::Device, queue: &wgpu::Queue, metas: &[Meta]) -> (wgpu::Buffer, Vec<u32>) {
         let size = std::mem::size_of::<Meta>();
-        let mut arena = self.arena.lock().unwrap_or_else(|e| e.into_inner());
+        let mut ring = self.arenas.lock().unwrap_or_else(|e| e.into_inner());
+        let at = ring.at;
+        let arena = &mut ring.arenas[at];
         let need = self.stride * metas.len() as u64;
         if arena.used + need > arena.buffer.size() {
             // A new, larger arena; uniforms already written stay in the old one, which this submission's bind
@@ -101,11 +113,14 @@ impl Binder {
         (arena.buffer.clone(), offsets)
     }
 
-    /// The submission went out: the next one writes the arena from its start (its writes land after this one's
-    /// commands, which read the old values). The backend calls it with every submission, each of which sends the
+    /// The submission went out: the next one writes the next arena from its start (its writes land after the
+    /// commands of the submission that used it last, which read the old values). The backend calls it with every submission, each of which sends the
     /// encoder the uniforms were written for, under the same lock.
     pub fn submitted(&self) {
-        self.arena.lock().unwrap_or_else(|e| e.into_inner()).used = 0;
+        let mut ring = self.arenas.lock().unwrap_or_else(|e| e.into_inner());
+        ring.at = (ring.at + 1) % RING;
+        let at = ring.at;
+        ring.arenas[at].used = 0;
     }
 
     /// The bind group of `layout` over `arena` (binding 0, at a dynamic offset) and `buffers` (binding, buffer),

@@ -65,8 +65,8 @@ def test_bind_groups_are_made_once_and_reused(device):
     def step(s):
         return (x * s).exp2().tolist()
 
-    step(1.0)
-    step(2.0)
+    for s in (1.0, 1.5, 2.0, 2.5):  # each of the device's uniform arenas (one per submission in turn) seen once
+        step(s)
     before = vkml.stats()
     got = [step(float(s)) for s in range(3, 8)]
     made = _delta(before)["bind_groups"]
