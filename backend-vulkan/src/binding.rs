@@ -89,33 +89,40 @@ impl Binder {
 
     /// Write `metas` into the arena after what this submission already holds (queue writes land ahead of the
     /// submission's commands) and return the arena and each one's offset. Called under the backend's encoder lock.
-    pub fn uniforms(&self, device: &wgpu::Device, queue: &wgpu::Queue, metas: &[Meta]) -> (wgpu::Buffer, Vec<u32>) {
+    pub fn uniforms<'a>(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        metas: impl ExactSizeIterator<Item = &'a Meta>,
+    ) -> (wgpu::Buffer, Vec<u32>) {
         let size = std::mem::size_of::<Meta>();
         let mut ring = self.arenas.lock().unwrap_or_else(|e| e.into_inner());
         let at = ring.at;
         let arena = &mut ring.arenas[at];
-        let need = self.stride * metas.len() as u64;
+        let count = metas.len();
+        let need = self.stride * count as u64;
         if arena.used + need > arena.buffer.size() {
             // A new, larger arena; uniforms already written stay in the old one, which this submission's bind
-            // groups keep alive. Groups over the old arena can no longer be reused.
+            // groups keep alive. Groups over the old arena can no longer be reused: they go, and the old arena with
+            // them once the submission is done; the other arenas' groups stay.
             let bytes = (arena.buffer.size() * 2).max(need.next_multiple_of(self.stride * FIRST_SLOTS));
-            *arena = Arena { buffer: arena_buffer(device, bytes), used: 0 };
-            self.clear();
+            let old = std::mem::replace(arena, Arena { buffer: arena_buffer(device, bytes), used: 0 });
+            self.groups.lock().unwrap_or_else(|e| e.into_inner()).retain(|k, _| k.arena != old.buffer);
         }
         let mut bytes = vec![0u8; need as usize];
-        for (i, m) in metas.iter().enumerate() {
+        for (i, m) in metas.enumerate() {
             let at = i * self.stride as usize;
             bytes[at..at + size].copy_from_slice(bytemuck::bytes_of(m));
         }
         queue.write_buffer(&arena.buffer, arena.used, &bytes);
-        let offsets = (0..metas.len() as u64).map(|i| (arena.used + i * self.stride) as u32).collect();
+        let offsets = (0..count as u64).map(|i| (arena.used + i * self.stride) as u32).collect();
         arena.used += need;
         (arena.buffer.clone(), offsets)
     }
 
     /// The submission went out: the next one writes the next arena from its start (its writes land after the
-    /// commands of the submission that used it last, which read the old values). The backend calls it with every submission, each of which sends the
-    /// encoder the uniforms were written for, under the same lock.
+    /// commands of the submission that used it last, which read the old values). The backend calls it with every
+    /// submission, each of which sends the encoder the uniforms were written for, under the same lock.
     pub fn submitted(&self) {
         let mut ring = self.arenas.lock().unwrap_or_else(|e| e.into_inner());
         ring.at = (ring.at + 1) % RING;

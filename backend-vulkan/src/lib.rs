@@ -44,7 +44,6 @@ use vkml_core::util::stats::{bump, span, Counter};
 use binding::Binder;
 use buffer::{from_words, size_bytes, to_words, GpuBuffer, Pool};
 use launch::Launch;
-use meta::Meta;
 use pipeline::Pipelines;
 
 pub use device::floor_limits;
@@ -311,9 +310,9 @@ impl VulkanBackend {
     /// Record `kernels` into `enc`: every kernel becomes a launch first (so a kernel that cannot run records nothing), then
     /// their metas go into the device's uniform arena, each kernel gets its kept bind group (binding.rs), and one
     /// compute pass dispatches them in order. A buffer and a pass per kernel cost more host time than the kernels of a
-    /// small model take on a GPU; wgpu still orders each dispatch after the writes it reads. While the profiler records, the kernels are
-    /// reported to it, and where the device has timestamp queries each gets a pass of its own that times it: the
-    /// returned ticks are read back after the submission.
+    /// small model take on a GPU; wgpu still orders each dispatch after the writes it reads. While the profiler
+    /// records, the kernels are reported to it, and where the device has timestamp queries each gets a pass of its own
+    /// that times it: the returned ticks are read back after the submission.
     fn encode(&self, enc: &mut wgpu::CommandEncoder, kernels: &[Kernel]) -> Result<Option<profile::Timed>> {
         let timing = span(Counter::HostLaunchNs);
         let mut launches = Vec::with_capacity(kernels.len());
@@ -326,8 +325,7 @@ impl VulkanBackend {
         if launches.is_empty() {
             return Ok(None);
         }
-        let metas: Vec<Meta> = launches.iter().map(|(_, d)| d.meta).collect();
-        let (arena, offsets) = self.binder.uniforms(&self.device, &self.queue, &metas);
+        let (arena, offsets) = self.binder.uniforms(&self.device, &self.queue, launches.iter().map(|(_, d)| &d.meta));
         // The pipeline each launch runs on, and its name for the profiler: a family, or a fused program's own kernel
         // (compiled here the first time, so that the bind phase times bind groups alone).
         let (pipelines, names): (Vec<_>, Vec<&'static str>) = launches
