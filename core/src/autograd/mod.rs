@@ -83,9 +83,10 @@ fn run(outputs: &[(Tensor, Option<Tensor>)], retain_graph: bool, targets: Option
             add_to_grad(&t, &g)?;
         }
         f.check_not_released()?;
-        let needs: Vec<bool> = f.inputs.iter().map(Tensor::requires_grad).collect();
+        let inputs = f.inputs();
+        let needs: Vec<bool> = inputs.iter().map(Tensor::requires_grad).collect();
         let grads = rules::input_grads(&f, &g, &needs)?;
-        for ((input, gi), need) in f.inputs.iter().zip(grads).zip(needs) {
+        for ((input, gi), need) in inputs.iter().zip(grads).zip(needs) {
             if let (Some(gi), true) = (gi, need) {
                 let gi = gi.to_device(input.device())?.to_dtype(input.dtype())?;
                 if gi.shape() != input.shape() {
@@ -130,7 +131,7 @@ fn topo_order(roots: Vec<Tensor>) -> Vec<Tensor> {
         if !t.requires_grad() || !seen.insert(t.grad_key()) {
             continue;
         }
-        let inputs = t.grad_fn().map(|f| f.inputs.clone()).unwrap_or_default();
+        let inputs = t.grad_fn().map(|f| f.inputs()).unwrap_or_default();
         stack.push((t, true));
         for i in inputs.into_iter().rev() {
             if !seen.contains(&i.grad_key()) {

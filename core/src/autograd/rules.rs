@@ -39,7 +39,7 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
     let need = |i: usize| needs.get(i).copied().unwrap_or(false);
     let one = |x: Result<Tensor>| -> Result<Vec<Option<Tensor>>> { Ok(vec![Some(x?)]) };
     let op = match &f.kind {
-        GradKind::View(rel) => return one(view_grad(g, rel, &f.inputs[0])),
+        GradKind::View(rel) => return one(view_grad(g, rel, &f.input(0))),
         GradKind::Op(op) => op,
     };
     match op {
@@ -81,7 +81,7 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
         }
         Op::Gather { dim } => {
             let idx = f.saved_input(1)?;
-            let z = zeros_like(&f.inputs[0].detach())?.to_dtype(g.dtype())?;
+            let z = zeros_like(&f.input(0).detach())?.to_dtype(g.dtype())?;
             Ok(vec![Some(scatter_unchecked(&z, *dim, &idx, g, true)?), None])
         }
         Op::Scatter { dim, add } => {
@@ -104,7 +104,8 @@ pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<
         Op::ArgSort { .. } => Ok(vec![None]),
         Op::Softmax { log } => one(softmax_grad(&f.saved_output()?, g, *log)),
         Op::Unfold(w) => {
-            let s = f.inputs[0].shape();
+            let x = f.input(0);
+            let s = x.shape();
             one(fold_windows(g, *w, [s[2], s[3]]))
         }
         Op::Fold(w) => one(unfold_windows(g, *w)),
@@ -307,7 +308,7 @@ fn binary_grad(f: &GradFn, b: BinaryOp, g: &Tensor, na: bool, nb: bool) -> Resul
 
 /// The input was reduced over its last `axes` dims: bring `g` back to the input's shape.
 fn reduce_grad(f: &GradFn, op: ReduceOp, axes: usize, g: &Tensor) -> Result<Tensor> {
-    let x = &f.inputs[0];
+    let x = &f.input(0);
     let mut kept: Vec<i64> = g.shape().iter().map(|&d| d as i64).collect();
     kept.extend(std::iter::repeat_n(1, axes));
     let spread = |v: &Tensor| -> Result<Tensor> { v.reshape(&kept)?.expand(x.shape()) };

@@ -10,6 +10,8 @@ use crate::base::scalar::Scalar;
 use crate::graph::node::{Node, Src};
 use crate::graph::op::{fits, BinaryOp, Op, Step, UnaryOp};
 
+use super::holders::Holders;
+
 /// What fusion decided for one realization.
 #[derive(Default)]
 pub struct Fusion {
@@ -53,29 +55,18 @@ fn elementwise(node: &Node, srcs: &[Src]) -> bool {
 }
 
 /// The graph of one realization, as fusion sees it.
-struct Graph {
-    srcs: HashMap<u64, Vec<Src>>,
+struct Graph<'h> {
+    srcs: &'h HashMap<u64, Vec<Src>>,
     /// Nodes that may be computed inside their one consumer's program: pending, not asked for, read once by a
     /// pending node and held by nothing else.
     private: HashSet<u64>,
 }
 
-impl Graph {
-    fn new(order: &[Arc<Node>], roots: &[Arc<Node>]) -> Graph {
-        // Holders counted before anything here clones a node: `order`, and each pending consumer's source edge.
-        let counts: HashMap<u64, usize> = order.iter().map(|n| (n.id, Arc::strong_count(n))).collect();
-        let srcs: HashMap<u64, Vec<Src>> = order.iter().map(|n| (n.id, n.srcs())).collect();
-        let mut uses: HashMap<u64, usize> = HashMap::default();
-        for s in srcs.values().flatten() {
-            *uses.entry(s.node.id).or_default() += 1;
-        }
-        let asked: HashSet<u64> = roots.iter().map(|n| n.id).collect();
-        let private = order
-            .iter()
-            .filter(|n| !asked.contains(&n.id) && uses.get(&n.id) == Some(&1) && counts.get(&n.id) == Some(&2))
-            .map(|n| n.id)
-            .collect();
-        Graph { srcs, private }
+impl<'h> Graph<'h> {
+    fn new(holders: &'h Holders) -> Graph<'h> {
+        let once = |id: &&u64| holders.uses.get(id) == Some(&1);
+        let private = holders.internal.iter().filter(once).copied().collect();
+        Graph { srcs: &holders.srcs, private }
     }
 
     /// `node` over its sources as leaves (constants where a source is a float32 `Full`).
@@ -179,8 +170,8 @@ impl Tree {
 
 /// Groups `order` (a schedule: sources first) into fused programs. Each group ends at a node nobody inlines,
 /// visited last to first; its leaves are inlined one at a time, left to right, while the program still fits.
-pub fn plan(order: &[Arc<Node>], roots: &[Arc<Node>]) -> Fusion {
-    let graph = Graph::new(order, roots);
+pub fn plan(order: &[Arc<Node>], holders: &Holders) -> Fusion {
+    let graph = Graph::new(holders);
     let mut fusion = Fusion::default();
     for node in order.iter().rev() {
         if fusion.inlined.contains(&node.id) {

@@ -2,6 +2,8 @@
 //! elementwise chains of it into fused programs, and `run` executes it.
 
 pub mod fuse;
+pub mod holders;
+pub mod reuse;
 pub mod run;
 
 use rustc_hash::FxHashSet as HashSet;

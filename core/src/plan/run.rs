@@ -69,7 +69,8 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
         bump(Counter::Realizations, 1);
         let started = profile::is_on().then(profile::now_us);
         let timing = span(Counter::HostFuseNs);
-        let mut fusion = if super::fuse::enabled() { super::fuse::plan(&order, &roots) } else { Default::default() };
+        let holders = super::holders::Holders::new(&order, &roots);
+        let mut fusion = if super::fuse::enabled() { super::fuse::plan(&order, &holders) } else { Default::default() };
         timing.end();
         let timing = span(Counter::HostPrepareNs);
         // Buffers of nodes realized by this call, in schedule order (`done` finds a node's); nodes are marked realized
@@ -79,8 +80,10 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
         // differ from step to step, and so would a map's order).
         let mut done: HashMap<u64, usize> = HashMap::default();
         let mut outs: Vec<Buffer> = Vec::with_capacity(order.len());
+        let mut reuse = super::reuse::Reuse::new(&order, &holders, &fusion);
+        drop(holders);
         let mut batches: BTreeMap<DeviceId, Vec<(Arc<Node>, Kernel)>> = BTreeMap::new();
-        for node in order {
+        for (at, node) in order.into_iter().enumerate() {
             if fusion.inlined.contains(&node.id) {
                 bump(Counter::NodesFused, 1);
                 continue;
@@ -102,11 +105,16 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                     b.upload(node.device, node.dtype, &bytes)?
                 }
                 op => {
-                    let out = b.alloc(node.device, node.dtype, node.numel())?;
+                    let out = match reuse.take(node.device, node.dtype, node.numel()) {
+                        Some(out) => out,
+                        None => b.alloc(node.device, node.dtype, node.numel())?,
+                    };
                     let (op, srcs) = match fusion.programs.remove(&node.id) {
                         Some((steps, srcs)) => (Op::Fused(steps), srcs),
                         None => (op.clone(), node.srcs()),
                     };
+                    // After the output is allocated: a buffer freed here goes to a later kernel, never this one.
+                    reuse.read(at, &srcs, |id| done.get(&id).map(|&i| outs[i].clone()));
                     let mut args = Vec::new();
                     for s in srcs {
                         let buffer = match done.get(&s.node.id) {

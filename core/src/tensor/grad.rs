@@ -2,10 +2,16 @@
 //! built) and refusing in-place writes autograd cannot follow. The record itself, plain data, is the tensor's
 //! (`AgCell`, `GradFn`, `GradKind` and grad mode, in `tensor/mod.rs`); the backward rules are layer 9.
 
-use std::sync::{Arc, Mutex};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::tensor::Tensor;
+use crate::base::buffer::DeviceId;
+use crate::base::dtype::DType;
+use crate::base::scalar::Scalar;
+use crate::graph::node::Node;
+use crate::graph::op::Op;
 pub use crate::tensor::{is_grad_enabled, no_grad, set_grad_enabled, GradFn, GradKind};
+use crate::tensor::{Storage, Tensor};
 use crate::util::error::{Error, Result};
 
 impl Tensor {
@@ -76,6 +82,21 @@ impl Tensor {
         Tensor { storage: self.storage.clone(), view: self.view.clone(), ag: Arc::default() }
     }
 
+    /// The same tensor as an edge of released history: its autograd cell, view, dtype and device, and no value (its
+    /// storage is an empty placeholder shared by every such tensor of the dtype and device, never read: a released
+    /// record refuses to run).
+    pub(crate) fn hollow(&self) -> Tensor {
+        type Hollow = HashMap<(DType, DeviceId), Arc<Storage>>;
+        static HOLLOW: OnceLock<Mutex<Hollow>> = OnceLock::new();
+        let key = (self.dtype(), self.device());
+        let mut all = HOLLOW.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
+        let storage = all.entry(key).or_insert_with(|| {
+            let node = Node::new(Op::Full(Scalar::Int(0)), Vec::new(), vec![0], key.0, key.1);
+            Arc::new(Storage { node: Mutex::new(node) })
+        });
+        Tensor { storage: storage.clone(), view: self.view.clone(), ag: self.ag.clone() }
+    }
+
     /// Attach history to a freshly built tensor when grad mode is on and an input requires grad.
     pub(crate) fn record(self, kind: GradKind, inputs: &[&Tensor]) -> Tensor {
         if !is_grad_enabled() || !self.dtype().is_float() || !inputs.iter().any(|t| t.requires_grad()) {
@@ -83,10 +104,9 @@ impl Tensor {
         }
         let f = GradFn {
             kind,
-            inputs: inputs.iter().map(|t| (*t).clone()).collect(),
+            inputs: Mutex::new(inputs.iter().map(|t| (*t).clone()).collect()),
             versions: inputs.iter().map(|t| t.storage().node().id).collect(),
-            out_node: Mutex::new(Some(self.storage().node())),
-            out_storage: self.storage().clone(),
+            out: Mutex::new(Some((self.storage().node(), self.storage().clone()))),
         };
         {
             let mut s = self.ag.lock();

@@ -179,34 +179,37 @@ pub enum GradKind {
 }
 
 /// One step of recorded history. The output is kept as its node (not its tensor, which owns this record) and as
-/// its storage, so an in-place write to the output after recording is noticed. The node is the value saved for
-/// backward, dropped when the record is released: kept longer, every record of a view of a parameter held on to
-/// that parameter's old value after each optimizer step, for as long as anything held a tensor of the old graph.
+/// its storage, so an in-place write to the output after recording is noticed. The output's node and the inputs'
+/// values are what backward reads; releasing the record drops them, as torch frees saved tensors, and keeps the
+/// inputs as edges (their autograd cells, shapes, dtypes and devices). Kept longer, every record of a view of a
+/// parameter held on to that parameter's old value after each optimizer step, and a training step's activations
+/// lived on after its backward for as long as anything held a tensor of the old graph.
 #[derive(Debug)]
 pub struct GradFn {
     pub kind: GradKind,
-    pub inputs: Vec<Tensor>,
+    inputs: Mutex<Vec<Tensor>>,
     versions: Vec<u64>,
-    /// The output's node as recorded; None once released.
-    out_node: Mutex<Option<Arc<Node>>>,
-    out_storage: Arc<Storage>,
+    /// The output's node as recorded and its storage (whose node changes when the output is written in place);
+    /// None once released.
+    out: Mutex<Option<(Arc<Node>, Arc<Storage>)>>,
 }
 
 impl GradFn {
     /// The value input `i` had when the op was recorded; torch's error when it was since written in place.
     pub fn saved_input(&self, i: usize) -> Result<Tensor> {
-        let t = &self.inputs[i];
+        self.check_not_released()?;
+        let t = self.input(i);
         if t.storage().node().id != self.versions[i] {
-            return Err(modified(t, self.name()));
+            return Err(modified(&t, self.name()));
         }
         Ok(t.detach())
     }
 
     /// The output value as recorded; an error when it was since written in place, or released.
     pub fn saved_output(&self) -> Result<Tensor> {
-        let node = self.out_node.lock().unwrap_or_else(|e| e.into_inner()).clone().ok_or_else(released)?;
+        let (node, storage) = self.out.lock().unwrap_or_else(|e| e.into_inner()).clone().ok_or_else(released)?;
         let t = Tensor::from_node(node);
-        if self.out_storage.node().id != t.node().id {
+        if storage.node().id != t.node().id {
             return Err(modified(&t, self.name()));
         }
         Ok(t)
@@ -223,13 +226,26 @@ impl GradFn {
         s
     }
 
-    /// Drop the saved value (after a backward without `retain_graph`); a second pass then fails.
+    /// The inputs, as edges to follow (their values only until the record is released).
+    pub fn inputs(&self) -> Vec<Tensor> {
+        self.inputs.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Input `i` (as an edge: see `inputs`).
+    pub fn input(&self, i: usize) -> Tensor {
+        self.inputs.lock().unwrap_or_else(|e| e.into_inner())[i].clone()
+    }
+
+    /// Drop the saved values (after a backward without `retain_graph`); a second pass then fails.
     pub fn release(&self) {
-        *self.out_node.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        *self.out.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        for t in self.inputs.lock().unwrap_or_else(|e| e.into_inner()).iter_mut() {
+            *t = t.hollow();
+        }
     }
 
     pub fn check_not_released(&self) -> Result<()> {
-        match *self.out_node.lock().unwrap_or_else(|e| e.into_inner()) {
+        match *self.out.lock().unwrap_or_else(|e| e.into_inner()) {
             Some(_) => Ok(()),
             None => Err(released()),
         }
