@@ -2,6 +2,7 @@
 // one-element adds, and 1,000 adds to a 4-element tensor (chained: the package has no in-place add), each chain
 // recorded lazily and then realized by one read. bench/browser_host.mjs runs these in Chromium on its WebGPU device
 // and the wasm CPU device.
+import { medianMs } from "./median.mjs";
 
 /** Median microseconds per op over `runs` chains of `ops` adds to a tensor of `numel` elements on `device`, after
  * `warmMs` of untimed chains (V8 tiers the wasm up, a GPU compiles its pipelines). */
@@ -12,13 +13,5 @@ export async function perOpUs(vkml, device, ops, numel, runs, warmMs = 2000) {
     for (let k = 0; k < ops; k++) t = t.add(1);
     await t.data();
   }
-  for (let i = 0, until = performance.now() + warmMs; performance.now() < until; i++) await chain(i);
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await chain(i);
-    times.push(((performance.now() - t0) * 1000) / ops);
-  }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1];
+  return ((await medianMs(chain, runs, warmMs)) * 1000) / ops;
 }

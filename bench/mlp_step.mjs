@@ -1,6 +1,7 @@
 // The MLP training step both wasm benchmarks time (issue #22): 784-128-10, Adam, batch 64 on the package's CPU
 // device, the median of timed steps each ended by reading the loss. Node (bench/node_mlp.mjs) and Chromium
 // (bench/browser_mlp.mjs) import this same module, so the two figures time the same code.
+import { medianMs } from "./median.mjs";
 
 /** The median milliseconds of `steps` steps with the package `vkml`, after `warmMs` of untimed ones: V8 first runs
  * the wasm module's functions on its baseline compiler and recompiles the hot ones with its optimizing one in the
@@ -22,13 +23,5 @@ export async function mlpStepMs(vkml, steps, warmMs = 3000) {
     opt.step();
     return loss.item();
   }
-  for (let i = 0, until = performance.now() + warmMs; performance.now() < until; i++) await step(i);
-  const times = [];
-  for (let i = 0; i < steps; i++) {
-    const t0 = performance.now();
-    await step(i);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1];
+  return medianMs(step, steps, warmMs);
 }
