@@ -308,7 +308,7 @@ fn binary_grad(f: &GradFn, b: BinaryOp, g: &Tensor, na: bool, nb: bool) -> Resul
 
 /// The input was reduced over its last `axes` dims: bring `g` back to the input's shape.
 fn reduce_grad(f: &GradFn, op: ReduceOp, axes: usize, g: &Tensor) -> Result<Tensor> {
-    let x = &f.input(0);
+    let x = f.input(0);
     let mut kept: Vec<i64> = g.shape().iter().map(|&d| d as i64).collect();
     kept.extend(std::iter::repeat_n(1, axes));
     let spread = |v: &Tensor| -> Result<Tensor> { v.reshape(&kept)?.expand(x.shape()) };

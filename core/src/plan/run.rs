@@ -81,7 +81,8 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
         let mut done: HashMap<u64, usize> = HashMap::default();
         let mut outs: Vec<Buffer> = Vec::with_capacity(order.len());
         let mut reuse = super::reuse::Reuse::new(&order, &holders, &fusion);
-        drop(holders);
+        // Each pending node's sources, as the holders read them once; a kernel takes its node's from here.
+        let mut srcs_of = holders.srcs;
         let mut batches: BTreeMap<DeviceId, Vec<(Arc<Node>, Kernel)>> = BTreeMap::new();
         for (at, node) in order.into_iter().enumerate() {
             if fusion.inlined.contains(&node.id) {
@@ -95,10 +96,9 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                     b.upload(node.device, h.dtype, &h.bytes)?
                 }
                 Op::Transfer => {
-                    let src = node
-                        .srcs()
-                        .into_iter()
-                        .next()
+                    let src = srcs_of
+                        .remove(&node.id)
+                        .and_then(|s| s.into_iter().next())
                         .ok_or_else(|| Error::Backend("transfer without source".into()))?;
                     let bytes = read_node_async(&src.node).await?;
                     bump(Counter::BytesUploaded, bytes.len() as u64);
@@ -111,7 +111,7 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                     };
                     let (op, srcs) = match fusion.programs.remove(&node.id) {
                         Some((steps, srcs)) => (Op::Fused(steps), srcs),
-                        None => (op.clone(), node.srcs()),
+                        None => (op.clone(), srcs_of.remove(&node.id).unwrap_or_default()),
                     };
                     // After the output is allocated: a buffer freed here goes to a later kernel, never this one.
                     reuse.read(at, &srcs, |id| done.get(&id).map(|&i| outs[i].clone()));
