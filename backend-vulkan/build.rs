@@ -103,7 +103,8 @@ fn assemble(dir: &Path, family: &str, constants: &str) -> Result<String, String>
     }
     check_cases(family, &format!("{parts}\n{body}"))?;
     // `// @features NAME ...`: the optional features a family needs, as WGSL enable directives (which must open the
-    // module) where WGSL has one.
+    // module) where WGSL has one and naga takes it (naga 30 rejects `enable subgroups;` and takes subgroup builtins
+    // without it).
     let mut src: String = features(&body)
         .filter_map(|f| match f {
             "f16" => Some("enable f16;\n"),
@@ -152,8 +153,10 @@ fn validate(family: &str, src: &str) -> Result<Vec<(u32, char)>, String> {
     let module = naga::front::wgsl::parse_str(src).map_err(|e| e.emit_to_string(src))?;
     let caps = features(src).fold(C::empty(), |c, f| {
         c | match f {
-            "f16" => C::SHADER_FLOAT16,
+            // `unpack2x16float` counts as f16 in f32 for naga; every Vulkan device and browser has it (core WGSL).
+            "f16" => C::SHADER_FLOAT16 | C::SHADER_FLOAT16_IN_FLOAT32,
             "cooperative_matrix" => C::COOPERATIVE_MATRIX,
+            "subgroups" => C::SUBGROUP,
             _ => C::empty(),
         }
     });

@@ -10,6 +10,8 @@ Run: `PYTHONPATH=.pyinstall python bench/suite.py [--size small|full] [--device 
 [--only CNN,sum] [--cnn-batch 64]` after `bash tools/demo.sh`; `--size full` is the H200 form (2**28 elements,
 4096**3 matmuls, batch 256), `small` the sampled form tools/test.sh runs; `--only` keeps the cases whose names
 contain one of its parts, `--cnn-batch` sets the CNN step's batch. Speed goals are checked here, never by timed tests.
+`--doc docs/performance.md` (with `--profile`) rewrites that file's marked block with the run's table, the issues'
+targets met or missed, and the profiler's view of a CNN step.
 """
 
 import argparse
@@ -33,6 +35,24 @@ WARM = {"small": 0.0, "full": 1.0}
 # the usual second, then 2.1 ms in the next process (an H100, 2026-12-06; docs/measurements.md).
 FIRST_WARM = {"small": 0.0, "full": 5.0}
 
+
+# Issue targets by case name (the first key a name starts with): (issue, target, met(row)). Shares are vkml's
+# throughput over torch's (for steps, torch's time over vkml's).
+TARGETS = {
+    "f32 matmul": ("#18", "≥ 50 %", lambda r: r["vkml_share"] >= 0.5),
+    "f16 matmul": ("#18", "≥ 15 %", lambda r: r["vkml_share"] >= 0.15),
+    "add": ("#18", "≥ 85 %", lambda r: r["vkml_share"] >= 0.85),
+    "5-op chain": ("#19", "≥ 200 %", lambda r: r["vkml_share"] >= 2.0),
+    "sum of all": ("#18", "≥ 70 %", lambda r: r["vkml_share"] >= 0.7),
+    "mean of all": ("#18", "≥ 70 %", lambda r: r["vkml_share"] >= 0.7),
+    "amax of all": ("#18", "≥ 70 %", lambda r: r["vkml_share"] >= 0.7),
+    "softmax over rows": ("#18", "≥ 60 %", lambda r: r["vkml_share"] >= 0.6),
+    "CNN Adam step, batch 256": ("#18", "time ≤ 1.5× torch's", lambda r: r["vkml_share"] >= 1 / 1.5),
+    "MLP train step, batch 64": ("#19", "time ≤ 0.5× torch's", lambda r: r["vkml_share"] >= 2.0),
+    "host cost of one op": ("#19", "≤ 5 µs", lambda r: r["vkml"] <= 0.005),
+}
+DOC_BEGIN = "<!-- bench/suite.py --doc: begin -->"
+DOC_END = "<!-- bench/suite.py --doc: end -->"
 
 # The phases of realizing whose host time vkml.stats() counts (host_ns_<phase>; the GPU's from launch on).
 PHASES = "schedule fuse prepare launch bind record scope submit".split()
@@ -257,6 +277,7 @@ def main() -> None:
     p.add_argument("--only", help="comma-separated parts of case names: run only the cases that contain one")
     p.add_argument("--cnn-batch", type=int, help="the CNN step's batch (default: the size's; issue #22 asks for 64)")
     p.add_argument("--matmul-n", type=int, help="the square products' size (default: the size's; issue #22 asks 512)")
+    p.add_argument("--doc", type=Path, help="a markdown file whose marked block gets this run's table and profile")
     args = p.parse_args()
 
     def wanted(name):
@@ -313,20 +334,72 @@ def main() -> None:
                 }
                 mine = f"    peak device memory: vkml {ours.peak / 1e6:.1f} MB"
                 print(mine + ("" if theirs.peak is None else f", torch {theirs.peak / 1e6:.1f} MB"))
+    profile = None
     if args.profile:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "cnn.txt").write_text(profile_cnn(ours, batch))
+        profile = profile_cnn(ours, batch)
+        (args.out / "cnn.txt").write_text(profile)
         print(f"wrote {args.out}/cnn.txt")
     build = vkml._vkml._build_profile()
     head = (
         f"vkml on {ours.device} ({build} build) beside torch {torch.__version__} on {theirs.device}, size {args.size}"
     )
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "suite.json").write_text(json.dumps({"setup": head, "rows": rows}, indent=1))
+    gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else "this machine's CPU"
+    (args.out / "suite.json").write_text(json.dumps({"setup": head, "gpu": gpu, "rows": rows}, indent=1))
     table = ["| case | vkml | torch | vkml / torch (throughput) |", "|---|---|---|---|"]
     table += [f"| {r['case']} | {r['vkml']:.3f} {r['unit']} | {r['torch']:.3f} | {r['vkml_share']:.1%} |" for r in rows]
     (args.out / "suite.md").write_text(f"{head}\n\n" + "\n".join(table) + "\n")
     print(f"wrote {args.out}/suite.json and suite.md: {head}")
+    if args.doc:
+        write_doc(args.doc, f"{head}; {gpu}", rows, profile, batch)
+        print(f"rewrote the marked block of {args.doc}")
+
+
+def value(v, unit):
+    return f"{v:,.3f}" if unit == "ms" or v < 100 else f"{v:,.1f}" if v < 1000 else f"{v:,.0f}"
+
+
+def write_doc(path, head, rows, profile, batch):
+    """Replace the block between DOC_BEGIN and DOC_END in `path` with a run (suite.json's setup and rows): its
+    setup, the table with the issues' targets, each training step's peak memory, and the profiler's table of a CNN
+    step (`profile`, or None)."""
+    text = path.read_text()
+    if DOC_BEGIN not in text or DOC_END not in text:
+        raise SystemExit(f"{path} has no block marked {DOC_BEGIN!r} … {DOC_END!r}")
+    lines = [
+        DOC_BEGIN,
+        f"Written by `bench/suite.py --doc` on {time.strftime('%Y-%m-%d')}: {head}.",
+        "",
+        "| case | vkml | torch | vkml / torch (throughput) | target |",
+        "|---|---|---|---|---|",
+    ]
+    for r in rows:
+        key = next((k for k in TARGETS if r["case"].startswith(k)), None)
+        target = "—"
+        if key:
+            issue, what, met = TARGETS[key]
+            target = f"{what} ({issue}): {'met' if met(r) else 'missed'}"
+        unit, case = r["unit"], r["case"].replace("|", "\\|")  # a bar inside a cell ends it
+        ours, theirs = f"{value(r['vkml'], unit)} {unit}", value(r["torch"], unit)
+        lines.append(f"| {case} | {ours} | {theirs} | {r['vkml_share']:.1%} | {target} |")
+    for r in rows:
+        if r.get("peak_mb"):
+            mine, theirs = r["peak_mb"]["vkml"], r["peak_mb"]["torch"]
+            than = "" if theirs is None else f" against torch's {theirs:.1f} MB ({mine / theirs:.2f}×)"
+            lines += ["", f"{r['case']}: peak device memory {mine:.1f} MB{than}."]
+    if profile:
+        lines += [
+            "",
+            f"The profiler's view of one CNN Adam step at batch {batch}:",
+            "",
+            "```text",
+            profile.rstrip(),
+            "```",
+        ]
+    lines.append(DOC_END)
+    start, end = text.index(DOC_BEGIN), text.index(DOC_END) + len(DOC_END)
+    path.write_text(text[:start] + "\n".join(lines) + text[end:])
 
 
 if __name__ == "__main__":

@@ -13,27 +13,30 @@
 // @uses matmul
 
 // Each operand's stride between the rows (row-major) or columns (column-major) of its tiles, set when the backend
-// makes the pipeline (one per pair of strides): NVIDIA's driver loads a tile half again as fast with its stride
-// known than with it read from the uniform (docs/matmul.md).
+// makes the pipeline (one per pair of strides and layouts): NVIDIA's driver loads a tile half again as fast with its
+// stride known than with it read from the uniform (docs/matmul.md).
 override SA: u32;
 override SB: u32;
+// The operands' layouts (matmul.rs `unit_layout`'s flags: bit 0 a column-major, bit 1 b column-major), a constant for
+// the same reason: a branch on the uniform's flags before each of a step's eight loads is not free.
+override LAYOUT: u32;
 
 @group(0) @binding(1) var<storage, read> a: array<f16>;
 @group(0) @binding(2) var<storage, read> b: array<f16>;
 @group(0) @binding(9) var<storage, read_write> out: array<f32>;
 
 // The 16x16 tile of a at rows r.., k kk.. and of b at k kk.., columns c..: row-major where the view's inner stride
-// is 1, column-major where its outer one is (bits 0 and 1 of extra.w). Cooperative operations must run in uniform
-// control flow; the branch reads the uniform, so it is.
+// is 1, column-major where its outer one is (bits 0 and 1 of LAYOUT). Cooperative operations must run in uniform
+// control flow; the branch reads a constant, so it is.
 fn a_tile(o: Operands, r: u32, kk: u32) -> coop_mat16x16<f16, A> {
-    if ((info.extra.w & 1u) != 0u) {
+    if ((LAYOUT & 1u) != 0u) {
         return coopLoad<coop_mat16x16<f16, A>>(&a[u32(o.oa + i32(r) + i32(kk) * o.sak)], SA);
     }
     return coopLoadT<coop_mat16x16<f16, A>>(&a[u32(o.oa + i32(r) * o.sam + i32(kk))], SA);
 }
 
 fn b_tile(o: Operands, kk: u32, c: u32) -> coop_mat16x16<f16, B> {
-    if ((info.extra.w & 2u) != 0u) {
+    if ((LAYOUT & 2u) != 0u) {
         return coopLoad<coop_mat16x16<f16, B>>(&b[u32(o.ob + i32(kk) + i32(c) * o.sbn)], SB);
     }
     return coopLoadT<coop_mat16x16<f16, B>>(&b[u32(o.ob + i32(kk) * o.sbk + i32(c))], SB);

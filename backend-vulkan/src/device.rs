@@ -31,6 +31,8 @@ pub struct Opened {
     pub limits: wgpu::Limits,
     /// Whether the device was opened with the cooperative-matrix pipeline's features (`coop_features`).
     pub coop: bool,
+    /// Whether it was also opened with the staged cooperative-matrix pipeline's (`STAGED_FEATURES`).
+    pub staged: bool,
     /// Whether the device was opened with timestamp queries (the profiler's device times).
     pub timestamps: bool,
     /// The first error wgpu reported outside an error scope (or device loss), kept until someone reads it.
@@ -111,6 +113,7 @@ async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> R
         with_coop = adapter.request_device(&coop_desc).await.ok();
     }
     let coop = with_coop.is_some();
+    let staged = with_coop.as_ref().is_some_and(|(d, _)| d.features().contains(STAGED_FEATURES));
     let (device, queue) = match with_coop {
         Some(opened) => opened,
         None => adapter
@@ -132,13 +135,19 @@ async fn open_adapter(adapter: wgpu::Adapter, index: usize, min_spec: bool) -> R
         s.get_or_insert_with(|| format!("GPU device lost ({reason:?}){msg}"));
     });
     let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-    Ok(Opened { device, queue, info, limits, coop, timestamps, stray_error, lost })
+    Ok(Opened { device, queue, info, limits, coop, staged, timestamps, stray_error, lost })
 }
 
-/// The features the cooperative-matrix pipeline (shaders/matmul_coop.wgsl) needs, where the adapter has them all:
+/// What the staged cooperative-matrix pipeline (shaders/matmul_coop_staged.wgsl) needs beyond the direct one's: its
+/// invocations find their subgroup (`subgroup_id`), and its SPIR-V reaches the driver as spirv.rs writes it.
+const STAGED_FEATURES: wgpu::Features = wgpu::Features::SUBGROUP.union(wgpu::Features::PASSTHROUGH_SHADERS);
+
+/// The features the cooperative-matrix pipelines (shaders/matmul_coop*.wgsl) need, where the adapter has them all:
 /// a subgroup-scope 16x16x16 configuration with f16 inputs and an f32 accumulator, and f16 in shaders; and
-/// subgroups of exactly 32, since its workgroup of 32 must be one whole subgroup. wgpu offers cooperative matrices
-/// natively only, and the floor asks for no optional feature, so neither a browser nor the floor runs that pipeline.
+/// subgroups of exactly 32, since the direct pipeline's workgroup of 32 must be one whole subgroup (and the staged
+/// one's 128 four). With them, the staged pipeline's `STAGED_FEATURES` where the adapter has those too. wgpu offers
+/// cooperative matrices natively only, and the floor asks for no optional feature, so neither a browser nor the
+/// floor runs these pipelines.
 fn coop_features(adapter: &wgpu::Adapter) -> Option<wgpu::Features> {
     let features = wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX | wgpu::Features::SHADER_F16;
     let info = adapter.get_info();
@@ -149,7 +158,7 @@ fn coop_features(adapter: &wgpu::Adapter) -> Option<wgpu::Features> {
             && p.cr_type == wgpu::CooperativeScalarType::F32
     };
     (subgroup && adapter.features().contains(features) && adapter.cooperative_matrix_properties().iter().any(config))
-        .then_some(features)
+        .then_some(features | (adapter.features() & STAGED_FEATURES))
 }
 
 /// Permission to request an EXPERIMENTAL feature. wgpu marks it unsafe because its implementation of such features

@@ -21,6 +21,8 @@ mod scan;
 mod softmax;
 mod sort;
 #[cfg(not(target_arch = "wasm32"))]
+mod spirv;
+#[cfg(not(target_arch = "wasm32"))]
 mod straight;
 mod unary;
 mod window;
@@ -67,6 +69,8 @@ pub struct VulkanBackend {
     pending: Mutex<Option<wgpu::CommandEncoder>>,
     /// Whether the device runs the cooperative-matrix matmul pipeline (device::coop_features).
     coop: bool,
+    /// Whether it was opened with the staged cooperative-matrix pipeline's features too (device::STAGED_FEATURES).
+    staged: bool,
     /// Whether the device has timestamp queries, which the profiler's device times need.
     timestamps: bool,
     /// Bytes of storage buffers the device may reserve (`VKML_MAX_DEVICE_BYTES`), where limited.
@@ -124,6 +128,7 @@ impl VulkanBackend {
             queue: o.queue,
             limits: o.limits,
             coop: o.coop,
+            staged: o.staged,
             timestamps: o.timestamps,
             budget: budget(),
             pipelines: Pipelines::default(),
@@ -148,6 +153,12 @@ impl VulkanBackend {
     /// Whether float16 products can run on the cooperative-matrix pipeline here.
     pub fn has_coop_matmul(&self) -> bool {
         self.coop
+    }
+
+    /// Whether large float16 products can run on the staged cooperative-matrix pipeline here: the direct one's
+    /// features, its own, and its 20 KiB of workgroup memory (more than the floor's 16).
+    pub fn has_staged_matmul(&self) -> bool {
+        self.coop && self.staged && self.limits.max_compute_workgroup_storage_size >= matmul::STAGED_MEMORY
     }
 
     /// Whether the wide matmul pipeline runs here: its workgroup of 16x16 invocations and 16 KiB of workgroup
@@ -300,6 +311,7 @@ impl VulkanBackend {
             Op::Matmul => matmul::matmul(
                 k,
                 self.coop,
+                self.has_staged_matmul(),
                 self.has_wide_matmul(),
                 *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner()),
             ),
@@ -325,23 +337,32 @@ impl VulkanBackend {
         if launches.is_empty() {
             return Ok(None);
         }
-        let (arena, offsets) = self.binder.uniforms(&self.device, &self.queue, launches.iter().map(|(_, d)| &d.meta));
         // The pipeline each launch runs on, and its name for the profiler: a family, or a fused program's own kernel
-        // (compiled here the first time, so that the bind phase times bind groups alone).
-        let (pipelines, names): (Vec<_>, Vec<&'static str>) = launches
-            .iter()
-            .map(|(_, d)| match d.family {
+        // (compiled here the first time, so that the bind phase times bind groups alone). A kernel that cannot be
+        // compiled fails the batch before any uniform is written.
+        let mut pipelines = Vec::with_capacity(launches.len());
+        let mut names: Vec<&'static str> = Vec::with_capacity(launches.len());
+        for (_, d) in &launches {
+            let (pipeline, name) = match d.family {
                 "fused" => self
                     .pipelines
-                    .program(&self.device, d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default()),
-                // Its operands' load strides as constants (matmul.rs puts them in extra2).
+                    .program(&self.device, d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default())?,
+                // Its operands' load strides and layouts as constants (matmul.rs puts them in extra2 and extra.w).
                 "matmul_coop" => {
-                    let strides = [("SA", d.meta.extra2[0]), ("SB", d.meta.extra2[1])];
-                    (self.pipelines.specialized(&self.device, d.family, &strides), d.family)
+                    let strides = [("SA", d.meta.extra2[0]), ("SB", d.meta.extra2[1]), ("LAYOUT", d.meta.extra[3])];
+                    (self.pipelines.specialized(&self.device, d.family, &strides)?, d.family)
                 }
-                family => (self.pipelines.get(&self.device, family), family),
-            })
-            .unzip();
+                // Its operands' layouts as a constant (extra.w).
+                "matmul_coop_staged" => {
+                    let layout = [("LAYOUT", d.meta.extra[3])];
+                    (self.pipelines.specialized(&self.device, d.family, &layout)?, d.family)
+                }
+                family => (self.pipelines.get(&self.device, family)?, family),
+            };
+            pipelines.push(pipeline);
+            names.push(name);
+        }
+        let (arena, offsets) = self.binder.uniforms(&self.device, &self.queue, launches.iter().map(|(_, d)| &d.meta));
         timing.end();
         let timing = span(Counter::HostBindNs);
         let mut steps: Vec<profile::Step> = Vec::with_capacity(launches.len());

@@ -1,4 +1,4 @@
-//! Matmul: seven WGSL pipelines (shaders/matmul*.wgsl) and the selector that picks one from the product's shape,
+//! Matmul: eight WGSL pipelines (shaders/matmul*.wgsl) and the selector that picks one from the product's shape,
 //! its dtype and the device's features.
 //! Every pipeline reads its inputs through their strides (transposed and broadcast inputs need no copy) and sums each
 //! output's K products in a fixed order, so a shape always gives the same bytes on a device; docs/matmul.md has the
@@ -42,6 +42,11 @@ const COOP_TILE: usize = 64;
 const COOP_STEP: usize = 16;
 /// Cooperative loads need 16-byte aligned rows: offsets and strides in multiples of 8 halves.
 const COOP_ALIGN: isize = 8;
+/// The staged cooperative-matrix pipeline's tile (shaders/matmul_coop_staged.wgsl): m and n at least this, since its
+/// workgroups past the edge move back inside the output; and the workgroup memory it stages slices in (two padded
+/// 128x32 slices of halves), more than the floor's 16 KiB.
+const STAGED_TILE: usize = 128;
+pub const STAGED_MEMORY: u32 = 2 * 128 * 40 * 2;
 
 /// A matmul pipeline; each is one shader family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,10 +67,13 @@ pub enum Pipeline {
     /// float16 inputs on hardware 16x16x16 f16 x f16 + f32 matrix units (wgpu's cooperative matrices), 64x64
     /// output tiles; only on devices that offer them, never on the floor or in a browser.
     Coop,
+    /// As `Coop`, 128x128 output tiles of four subgroups with the operands staged through workgroup memory; m and n
+    /// at least 128, on devices that also hand it to the driver as SPIR-V (device.rs `STAGED_FEATURES`).
+    CoopStaged,
 }
 
 impl Pipeline {
-    pub const ALL: [Pipeline; 7] = [
+    pub const ALL: [Pipeline; 8] = [
         Pipeline::Gemv,
         Pipeline::Small,
         Pipeline::SplitK,
@@ -73,6 +81,7 @@ impl Pipeline {
         Pipeline::Wide,
         Pipeline::Batched,
         Pipeline::Coop,
+        Pipeline::CoopStaged,
     ];
 
     /// The pipeline's short name (docs/matmul.md, the benchmark's rows).
@@ -85,6 +94,7 @@ impl Pipeline {
             Pipeline::Wide => "wide",
             Pipeline::Batched => "batched",
             Pipeline::Coop => "coop",
+            Pipeline::CoopStaged => "coop_staged",
         }
     }
 
@@ -101,6 +111,7 @@ impl Pipeline {
             Pipeline::Wide => "matmul_wide",
             Pipeline::Batched => "matmul",
             Pipeline::Coop => "matmul_coop",
+            Pipeline::CoopStaged => "matmul_coop_staged",
         }
     }
 
@@ -121,16 +132,18 @@ impl Pipeline {
             Pipeline::Wide => tiled((WIDE_TILE, WIDE_TILE)),
             Pipeline::Batched => tiled((16, 16)),
             Pipeline::Coop => tiled((COOP_TILE, COOP_TILE)),
+            Pipeline::CoopStaged => tiled((STAGED_TILE, STAGED_TILE)),
         }
     }
 }
 
 /// The pipeline for `batch` products of (m x k) @ (k x n); `coop` says both inputs are float16 on a device with
 /// cooperative matrices in a layout that pipeline takes, which then gets every product with two matrix sides beyond
-/// the small pipeline's and the long-K gemv's; `wide` says the wide pipeline can run the product (float32 in its
+/// the small pipeline's and the long-K gemv's (the staged one those at least 128 on a side, where `staged` says the
+/// device runs it); `wide` says the wide pipeline can run the product (float32 in its
 /// layout, on a device with 256 invocations), which then takes the tiled pipeline's products at least a tile wide.
 /// Pipelines whose grid would exceed the floor's limits are passed over; `Small` takes any size up to 2^32 outputs.
-pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool, wide: bool) -> Pipeline {
+pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool, staged: bool, wide: bool) -> Pipeline {
     let outputs = batch * m * n;
     let pick = if m == 1 || n == 1 {
         if k >= GEMV_MIN_K {
@@ -142,6 +155,8 @@ pub fn select(m: usize, n: usize, k: usize, batch: usize, coop: bool, wide: bool
         Pipeline::Small
     } else if k >= LONG_K && outputs <= GEMV_MAX_OUT {
         Pipeline::Gemv
+    } else if coop && staged && m >= STAGED_TILE && n >= STAGED_TILE {
+        Pipeline::CoopStaged
     } else if coop {
         Pipeline::Coop
     } else if k >= SPLITK_MIN_K && outputs <= SPLITK_MAX_OUT {
@@ -199,8 +214,9 @@ fn load_stride(v: &View) -> Result<u32> {
 }
 
 /// The dispatch of matmul kernel `k` on the pipeline `forced` names, else the selector's; `coop` says the device
-/// runs the cooperative-matrix pipeline, `wide` that it runs the wide one (256 invocations in a workgroup).
-pub fn matmul(k: &Kernel, coop: bool, wide: bool, forced: Option<Pipeline>) -> Result<Launch> {
+/// runs the cooperative-matrix pipeline, `staged` the staged one too, `wide` that it runs the wide one (256
+/// invocations in a workgroup).
+pub fn matmul(k: &Kernel, coop: bool, staged: bool, wide: bool, forced: Option<Pipeline>) -> Result<Launch> {
     let (a, b) = match k.args.as_slice() {
         [a, b] => (a, b),
         _ => return Err(Error::Backend("matmul needs two inputs".into())),
@@ -225,28 +241,44 @@ pub fn matmul(k: &Kernel, coop: bool, wide: bool, forced: Option<Pipeline>) -> R
         (Some(fa), Some(fb)) if wide && wide_fits => Some(fa | fb),
         _ => None,
     };
-    let pipeline = forced.unwrap_or_else(|| match select(m, n, kk, batch, flags.is_some(), wide_flags.is_some()) {
+    let chosen = select(m, n, kk, batch, flags.is_some(), staged, wide_flags.is_some());
+    let pipeline = forced.unwrap_or(match chosen {
         // In a browser the 16x16 pipeline takes the tiled one's products: in Chromium's SwiftShader a product of a
         // million outputs on the tiled pipeline did not finish within minutes (docs/matmul.md), and WebGPU does not
         // say which adapters are software ones.
         Pipeline::Tiled if cfg!(target_arch = "wasm32") => Pipeline::Batched,
         p => p,
     });
-    if pipeline == Pipeline::Coop && flags.is_none() {
+    let cooperative = matches!(pipeline, Pipeline::Coop | Pipeline::CoopStaged);
+    if cooperative && flags.is_none() {
+        let name = pipeline.name();
         return Err(Error::Unsupported(if !coop {
             "this device offers no cooperative-matrix matmul pipeline (it needs 16x16x16 f16 matrix units through \
              wgpu's EXPERIMENTAL_COOPERATIVE_MATRIX, f16 in shaders and 32-wide subgroups)"
                 .to_string()
         } else if !halves {
-            "the cooperative-matrix matmul pipeline takes float16 inputs only".to_string()
+            format!("the cooperative-matrix matmul pipeline {name} takes float16 inputs only")
         } else {
             format!(
-                "the cooperative-matrix matmul pipeline needs m, n and K multiples of 16, and each operand with a unit \
-                 stride on one side, the other side's stride and the offset multiples of 8 (got {m}x{kk} @ {kk}x{n}, \
-                 strides {:?} and {:?}, offsets {} and {})",
+                "the cooperative-matrix matmul pipeline {name} needs m, n and K multiples of 16, and each operand \
+                 with a unit stride on one side, the other side's stride and the offset multiples of 8 (got {m}x{kk} \
+                 @ {kk}x{n}, strides {:?} and {:?}, offsets {} and {})",
                 a.view.strides, b.view.strides, a.view.offset, b.view.offset
             )
         }));
+    }
+    if pipeline == Pipeline::CoopStaged && !staged {
+        return Err(Error::Unsupported(
+            "this device runs no staged cooperative-matrix matmul pipeline (beyond the direct one's features it needs \
+             subgroups, SPIR-V passed through to the driver and 20 KiB of workgroup memory)"
+                .to_string(),
+        ));
+    }
+    if pipeline == Pipeline::CoopStaged && (m < STAGED_TILE || n < STAGED_TILE) {
+        return Err(Error::Unsupported(format!(
+            "the cooperative-matrix matmul pipeline coop_staged needs m and n of at least {STAGED_TILE} (got \
+             {m}x{kk} @ {kk}x{n})"
+        )));
     }
     if pipeline == Pipeline::Wide && wide_flags.is_none() {
         return Err(Error::Unsupported(if !wide {
@@ -275,6 +307,7 @@ pub fn matmul(k: &Kernel, coop: bool, wide: bool, forced: Option<Pipeline>) -> R
     meta.set_input(1, b.buffer.dtype, &b.view)?;
     meta.n = to_u32(batch * m * n)?;
     let chosen_flags = if pipeline == Pipeline::Wide { wide_flags } else { flags };
+    // The staged pipeline is compiled per layout (extra.w, lib.rs).
     meta.extra = [to_u32(m)?, to_u32(n)?, to_u32(kk)?, chosen_flags.unwrap_or(0)];
     if pipeline == Pipeline::Coop {
         meta.extra2 = [load_stride(&a.view)?, load_stride(&b.view)?, 0, 0];

@@ -5,6 +5,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use vkml_core::util::error::Result;
+
 // FAMILIES (every kernel family and its WGSL, listed by build.rs from the files in shaders/), BINARY_FLAT_OPS and
 // UNARY_FLAT_OPS.
 include!(concat!(env!("OUT_DIR"), "/families.rs"));
@@ -40,24 +42,34 @@ pub struct Pipelines {
 }
 
 impl Pipelines {
-    pub fn get(&self, device: &wgpu::Device, family: &'static str) -> Ready {
+    pub fn get(&self, device: &wgpu::Device, family: &'static str) -> Result<Ready> {
         self.specialized(device, family, &[])
     }
 
     /// The pipeline of `family` with its `override` constants set to `constants` (name, value), one per set of
-    /// values: a driver compiles a constant into the code, which a uniform value cannot be.
-    pub fn specialized(&self, device: &wgpu::Device, family: &'static str, constants: &[(&str, u32)]) -> Ready {
+    /// values: a driver compiles a constant into the code, which a uniform value cannot be. A family marked
+    /// `// @passthrough` is compiled here (spirv.rs), which can fail; wgpu reports other bad shaders later.
+    pub fn specialized(&self, device: &wgpu::Device, family: &'static str, constants: &[(&str, u32)]) -> Result<Ready> {
         let key = (family, constants.iter().map(|c| c.1).collect::<Vec<_>>());
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(p) = cache.get(&key) {
-            return p.clone();
+            return Ok(p.clone());
         }
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(family),
-            source: wgpu::ShaderSource::Wgsl(source(family)),
-        });
+        let src = source(family);
         let (layout, pipeline_layout) = self.layouts(device, family);
         let values: Vec<(&str, f64)> = constants.iter().map(|&(name, v)| (name, f64::from(v))).collect();
+        let passthrough = src.lines().any(|l| l.trim() == PASSTHROUGH);
+        let module = if passthrough {
+            let bindings = FAMILIES.iter().find(|f| f.0 == family).map_or(&[][..], |f| f.2);
+            passthrough_module(device, family, &src, &values, bindings)?
+        } else {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(family),
+                source: wgpu::ShaderSource::Wgsl(src),
+            })
+        };
+        // A passed-through module has its constants substituted already.
+        let values = if passthrough { Vec::new() } else { values };
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(family),
             layout: Some(&pipeline_layout),
@@ -68,7 +80,7 @@ impl Pipelines {
         });
         let ready = Ready { pipeline, layout };
         cache.insert(key, ready.clone());
-        ready
+        Ok(ready)
     }
 
     /// The family's bind group and pipeline layouts, made once per device.
@@ -85,8 +97,8 @@ impl Pipelines {
 
     /// The kernel for fused program `words` and its name for the profiler: from the `HOT`-th run of its shape (its
     /// steps, whatever its constants) on, its own ("fused program", compiled then), else the generic ("fused").
-    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> (Ready, &'static str) {
-        let generic = self.get(device, "fused");
+    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> Result<(Ready, &'static str)> {
+        let generic = self.get(device, "fused")?;
         let words = &crate::fused::shape(words);
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
         let runs = match programs.get_mut(words) {
@@ -94,22 +106,65 @@ impl Pipelines {
                 if programs.len() < MAX_COUNTED {
                     programs.insert(words.to_vec(), Program::Counting(1));
                 }
-                return (generic, "fused");
+                return Ok((generic, "fused"));
             }
-            Some(Program::Compiled(p)) => return own_or(p.clone(), generic),
+            Some(Program::Compiled(p)) => return Ok(own_or(p.clone(), generic)),
             Some(Program::Counting(n)) => {
                 *n += 1;
                 *n
             }
         };
         if runs < HOT || programs.values().filter(|p| matches!(p, Program::Compiled(_))).count() >= MAX_COMPILED {
-            return (generic, "fused");
+            return Ok((generic, "fused"));
         }
         let (layout, pipeline_layout) = self.layouts(device, "fused");
         let own = straight_pipeline(device, &pipeline_layout, words).map(|pipeline| Ready { pipeline, layout });
         programs.insert(words.to_vec(), Program::Compiled(own.clone()));
-        own_or(own, generic)
+        Ok(own_or(own, generic))
     }
+}
+
+/// The line that marks a family compiled here and handed to the driver as it is (matmul_coop_staged.wgsl says why).
+const PASSTHROUGH: &str = "// @passthrough";
+
+/// A `// @passthrough` family's module: naga's SPIR-V under the GLSL450 memory model with `constants` substituted
+/// and its bindings numbered as wgpu numbers the layout's descriptors (spirv.rs).
+#[cfg(not(target_arch = "wasm32"))]
+#[allow(unsafe_code)]
+fn passthrough_module(
+    device: &wgpu::Device,
+    family: &'static str,
+    src: &str,
+    constants: &[(&str, f64)],
+    bindings: crate::binding::Bindings,
+) -> Result<wgpu::ShaderModule> {
+    let numbers: Vec<u32> = bindings.iter().map(|b| b.0).collect();
+    let (words, [x, y, z]) = crate::spirv::compile(src, constants, &numbers)?;
+    let main = wgpu::PassthroughShaderEntryPoint { name: "main".into(), workgroup_size: (x, y, z) };
+    let desc = wgpu::ShaderModuleDescriptorPassthrough {
+        label: Some(family),
+        entry_points: Cow::Owned(vec![main]),
+        spirv: Some(Cow::Owned(words)),
+        ..Default::default()
+    };
+    // SAFETY: wgpu cannot check a passed-through module. This one is naga's own SPIR-V for WGSL that naga validated
+    // (here and at build time) with only the memory-model declaration changed; the backend runs such a family only on
+    // a device opened with the features it uses (device.rs `STAGED_FEATURES`), and its bindings are renumbered to
+    // the layout `binding::layouts` makes from the same list.
+    Ok(unsafe { device.create_shader_module_passthrough(desc) })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn passthrough_module(
+    _: &wgpu::Device,
+    family: &'static str,
+    _: &str,
+    _: &[(&str, f64)],
+    _: crate::binding::Bindings,
+) -> Result<wgpu::ShaderModule> {
+    Err(vkml_core::util::error::Error::Unsupported(format!(
+        "the {family} kernel is compiled to SPIR-V for a native Vulkan driver, which a browser does not have"
+    )))
 }
 
 /// A program's own kernel where it has one, else the generic, with the profiler's name for it.
@@ -155,7 +210,7 @@ fn straight_pipeline(_: &wgpu::Device, _: &wgpu::PipelineLayout, _: &[u32]) -> O
 /// build.rs assembled. The override lets tools/mutate.py run each shader mutant through the prebuilt tests without a
 /// rebuild; it is read here, once per pipeline compile (so once per device and family), so that it costs nothing per
 /// dispatch and a process sees one consistent text. An invalid override fails in wgpu's validation like any bad shader.
-fn source(family: &str) -> Cow<'static, str> {
+pub(crate) fn source(family: &str) -> Cow<'static, str> {
     if let Some(dir) = std::env::var_os("VKML_SHADER_DIR") {
         if let Ok(text) = std::fs::read_to_string(std::path::Path::new(&dir).join(format!("{family}.wgsl"))) {
             return text.into();

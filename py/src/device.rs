@@ -117,18 +117,32 @@ pub fn _force_matmul(name: Option<&str>) -> PyResult<()> {
 }
 
 /// The pipeline the selector picks for `batch` products of (m x k) @ (k x n) on Vulkan; `coop`: float16 operands on
-/// a device with cooperative matrices; `wide`: float32 operands in the wide pipeline's layout on a device that runs
-/// it.
+/// a device with cooperative matrices; `staged`: a device that runs the staged cooperative-matrix pipeline too;
+/// `wide`: float32 operands in the wide pipeline's layout on a device that runs it.
 #[pyfunction]
-#[pyo3(signature = (m, n, k, batch, coop = false, wide = false))]
-pub fn _matmul_pipeline(m: usize, n: usize, k: usize, batch: usize, coop: bool, wide: bool) -> &'static str {
-    select_matmul(m, n, k, batch, coop, wide).name()
+#[pyo3(signature = (m, n, k, batch, coop = false, wide = false, staged = false))]
+pub fn _matmul_pipeline(
+    m: usize,
+    n: usize,
+    k: usize,
+    batch: usize,
+    coop: bool,
+    wide: bool,
+    staged: bool,
+) -> &'static str {
+    select_matmul(m, n, k, batch, coop, staged, wide).name()
 }
 
 /// Whether any opened Vulkan device runs the cooperative-matrix matmul pipeline.
 #[pyfunction]
 pub fn _has_coop_matmul() -> bool {
     OPENED.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|b| b.has_coop_matmul())
+}
+
+/// Whether any opened Vulkan device runs the staged cooperative-matrix matmul pipeline.
+#[pyfunction]
+pub fn _has_staged_matmul() -> bool {
+    OPENED.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|b| b.has_staged_matmul())
 }
 
 /// Whether any opened Vulkan device runs the wide matmul pipeline.

@@ -403,8 +403,8 @@ mod _vkml {
             scaled_dot_product_attention, smooth_l1_loss, softplus, tril, triu, unfold,
         },
         device::{
-            _force_matmul, _has_coop_matmul, _has_wide_matmul, _lose_device, _matmul_pipeline, best_device, devices,
-            init_vulkan, Device, PyDType,
+            _force_matmul, _has_coop_matmul, _has_staged_matmul, _has_wide_matmul, _lose_device, _matmul_pipeline,
+            best_device, devices, init_vulkan, Device, PyDType,
         },
         einsum::einsum,
         gather::{_gather, _index_select, _scatter, _take_along_dim, embedding},

@@ -2,7 +2,7 @@
 //! K = 0, empty outputs, many tiles), with transposed and batch-broadcast inputs read in place; long-K integer
 //! products that every order sums exactly, so a race between tile loads shows as a wrong bit; and the selector's
 //! choices. The cooperative-matrix pipeline runs the same checks on float16 operands where a device offers it, and
-//! must refuse elsewhere; so does the wide pipeline on float32 operands in its layout. One test in this binary: the pipeline is forced on the shared devices, so nothing else may
+//! must refuse elsewhere; so must the staged cooperative-matrix pipeline; so does the wide pipeline on float32 operands in its layout. One test in this binary: the pipeline is forced on the shared devices, so nothing else may
 //! run beside it.
 
 use vkml_backend_vulkan::{select_matmul, MatmulPipeline};
@@ -40,7 +40,8 @@ fn force(p: Option<MatmulPipeline>) {
 
 /// The pipelines that take float32 operands of any shape and layout: all but the cooperative-matrix and wide ones.
 fn f32_pipelines() -> impl Iterator<Item = MatmulPipeline> {
-    MatmulPipeline::ALL.into_iter().filter(|p| ![MatmulPipeline::Coop, MatmulPipeline::Wide].contains(p))
+    let special = [MatmulPipeline::Coop, MatmulPipeline::CoopStaged, MatmulPipeline::Wide];
+    MatmulPipeline::ALL.into_iter().filter(move |p| !special.contains(p))
 }
 
 /// The operands of `matmul_operands` in `dtype`, converted under a's transpose so that float16 ones are read through
@@ -161,11 +162,66 @@ fn coop_pipeline() -> Result<()> {
     }
     force(None);
     // The selector takes it for float16 products of two matrix sides in a layout it takes, and only then.
-    assert_eq!(select_matmul(64, 64, 64, 1, true, false), MatmulPipeline::Coop);
-    assert_eq!(select_matmul(64, 64, 64, 1, false, false), MatmulPipeline::Batched);
-    assert_eq!(select_matmul(1, 4096, 4096, 1, true, false), MatmulPipeline::Gemv);
-    assert_eq!(select_matmul(32, 32, 8192, 1, true, false), MatmulPipeline::Gemv);
-    assert_eq!(select_matmul(16, 16, 16, 2, true, false), MatmulPipeline::Small);
+    assert_eq!(select_matmul(64, 64, 64, 1, true, false, false), MatmulPipeline::Coop);
+    assert_eq!(select_matmul(64, 64, 64, 1, false, false, false), MatmulPipeline::Batched);
+    assert_eq!(select_matmul(1, 4096, 4096, 1, true, false, false), MatmulPipeline::Gemv);
+    assert_eq!(select_matmul(32, 32, 8192, 1, true, false, false), MatmulPipeline::Gemv);
+    assert_eq!(select_matmul(16, 16, 16, 2, true, false, false), MatmulPipeline::Small);
+    Ok(())
+}
+
+/// (m, k, n, batch) that the staged cooperative-matrix pipeline takes (m and n at least 128, multiples of 16): one
+/// 128x128 tile; workgroups past the edge on both sides, which move back to overlap the last whole tile; K of one
+/// half step (16), K not a multiple of its step of 32, K = 0; and several batches.
+const STAGED_SHAPES: [(usize, usize, usize, usize); 6] =
+    [(128, 32, 128, 1), (144, 48, 208, 1), (256, 16, 128, 2), (128, 0, 144, 1), (272, 80, 400, 1), (160, 96, 144, 3)];
+
+/// Float16 products on the staged cooperative-matrix pipeline, forced on the devices that run it, through the
+/// same layouts as the direct one; elsewhere, and for products it cannot take, forcing it is an error with the
+/// reason.
+fn staged_pipeline() -> Result<()> {
+    let gpus = &devices().gpus;
+    for (_, gpu) in gpus {
+        gpu.force_matmul(gpu.has_staged_matmul().then_some(MatmulPipeline::CoopStaged));
+    }
+    for (i, shape) in STAGED_SHAPES.into_iter().enumerate() {
+        each_layout(120 + i as u64, DType::F16, shape)?;
+    }
+    // Long K through many staged steps (and a last half step): a missing barrier shows as a wrong bit.
+    exact(130, DType::F16, 144, 2064, 160)?;
+    specials_stay_put(131, DType::F16, 144, 48, 176)?;
+    force(Some(MatmulPipeline::CoopStaged));
+    for (dev, gpu) in gpus {
+        let g = &mut Gen(5);
+        let run = |x: &Tensor, y: &Tensor| x.matmul(y).and_then(|c| vkml_tests::bytes(&c)).err().map(|e| e.to_string());
+        let a = random_f32(g, &[128, 48], -1.0, 1.0, *dev)?;
+        let h = a.to_dtype(DType::F16)?;
+        let small = h.narrow(0, 0, 112)?;
+        let cases = [
+            (run(&a, &a.t()?), "float16 inputs only", true),
+            (run(&small, &small.t()?), "of at least 128", false),
+            (run(&h.narrow(1, 0, 40)?, &h.narrow(1, 0, 40)?.t()?), "multiples of 16", true),
+        ];
+        for (err, why, layout) in cases {
+            let err = err.unwrap_or_default();
+            let want = match (gpu.has_coop_matmul(), gpu.has_staged_matmul()) {
+                (false, _) => "offers no cooperative-matrix",
+                (true, false) if !layout => "runs no staged",
+                _ => why,
+            };
+            assert!(err.contains(want), "forced staged pipeline on {dev:?}: {err:?}, want {want:?}");
+        }
+        let ok = run(&h, &h.t()?);
+        assert_eq!(ok.is_none(), gpu.has_staged_matmul(), "a 128x48 @ 48x128 float16 product on {dev:?}: {ok:?}");
+    }
+    force(None);
+    // The selector takes it for float16 products at least 128 on a side, where it runs.
+    assert_eq!(select_matmul(1024, 1024, 1024, 1, true, true, false), MatmulPipeline::CoopStaged);
+    assert_eq!(select_matmul(128, 128, 784, 1, true, true, false), MatmulPipeline::CoopStaged);
+    assert_eq!(select_matmul(1024, 1024, 1024, 1, true, false, false), MatmulPipeline::Coop);
+    assert_eq!(select_matmul(8192, 64, 512, 1, true, true, false), MatmulPipeline::Coop);
+    assert_eq!(select_matmul(112, 4096, 512, 1, true, true, false), MatmulPipeline::Coop);
+    assert_eq!(select_matmul(1024, 1024, 1024, 1, false, true, false), MatmulPipeline::Tiled);
     Ok(())
 }
 
@@ -214,10 +270,10 @@ fn wide_pipeline() -> Result<()> {
     }
     force(None);
     // The selector takes it for the tiled pipeline's products at least 128 wide, where it runs, and only then.
-    assert_eq!(select_matmul(1024, 1024, 64, 1, false, true), MatmulPipeline::Wide);
-    assert_eq!(select_matmul(16384, 64, 64, 1, false, true), MatmulPipeline::Tiled);
-    assert_eq!(select_matmul(1024, 1024, 64, 1, false, false), MatmulPipeline::Tiled);
-    assert_eq!(select_matmul(512, 512, 512, 1, false, true), MatmulPipeline::Batched);
+    assert_eq!(select_matmul(1024, 1024, 64, 1, false, false, true), MatmulPipeline::Wide);
+    assert_eq!(select_matmul(16384, 64, 64, 1, false, false, true), MatmulPipeline::Tiled);
+    assert_eq!(select_matmul(1024, 1024, 64, 1, false, false, false), MatmulPipeline::Tiled);
+    assert_eq!(select_matmul(512, 512, 512, 1, false, false, true), MatmulPipeline::Batched);
     Ok(())
 }
 
@@ -228,6 +284,7 @@ fn matmul_pipelines_at_tile_edges() -> Result<()> {
         all_checks(DType::F32)?;
     }
     coop_pipeline()?;
+    staged_pipeline()?;
     wide_pipeline()?;
     // More outputs than one grid row holds (65,535 workgroups): gemv's second row of workgroups.
     force(Some(MatmulPipeline::Gemv));
@@ -253,7 +310,7 @@ fn matmul_pipelines_at_tile_edges() -> Result<()> {
     ];
     for ((m, kk, n, batch), want) in cases {
         assert_eq!(
-            select_matmul(m, n, kk, batch, false, false),
+            select_matmul(m, n, kk, batch, false, false, false),
             want,
             "selector for {m}x{kk} @ {kk}x{n}, batch {batch}"
         );

@@ -9,7 +9,7 @@ from os import PathLike
 from typing import Any, Final, SupportsFloat, SupportsIndex, final
 from typing_extensions import disjoint_base
 
-__all__ = ["__version__", "bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_described", "_empty", "_empty_cache", "_force_matmul", "_gather", "_has_coop_matmul", "_has_wide_matmul", "_index_select", "_lerp", "_lose_device", "_masked_fill", "_matmul_pipeline", "_memory", "_modules", "_moment", "_multinomial", "_norm", "_normal", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_reset_peak_memory", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "diag", "diagonal", "dropout", "einsum", "elu", "embedding", "eye", "fold", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nan_to_num", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "tril", "triu", "unfold", "where", "zeros"]
+__all__ = ["__version__", "bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_described", "_empty", "_empty_cache", "_force_matmul", "_gather", "_has_coop_matmul", "_has_staged_matmul", "_has_wide_matmul", "_index_select", "_lerp", "_lose_device", "_masked_fill", "_matmul_pipeline", "_memory", "_modules", "_moment", "_multinomial", "_norm", "_normal", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_reset_peak_memory", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "diag", "diagonal", "dropout", "einsum", "elu", "embedding", "eye", "fold", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nan_to_num", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "tril", "triu", "unfold", "where", "zeros"]
 
 __version__: Final[str]
 """
@@ -462,6 +462,11 @@ def _has_coop_matmul() -> bool2:
     Whether any opened Vulkan device runs the cooperative-matrix matmul pipeline.
     """
 
+def _has_staged_matmul() -> bool2:
+    """
+    Whether any opened Vulkan device runs the staged cooperative-matrix matmul pipeline.
+    """
+
 def _has_wide_matmul() -> bool2:
     """
     Whether any opened Vulkan device runs the wide matmul pipeline.
@@ -477,11 +482,11 @@ def _lose_device(label: str) -> None:
 
 def _masked_fill(t: Tensor, mask: Tensor, value: Any) -> Tensor: ...
 
-def _matmul_pipeline(m: SupportsIndex, n: SupportsIndex, k: SupportsIndex, batch: SupportsIndex, coop: bool2 = False, wide: bool2 = False) -> str:
+def _matmul_pipeline(m: SupportsIndex, n: SupportsIndex, k: SupportsIndex, batch: SupportsIndex, coop: bool2 = False, wide: bool2 = False, staged: bool2 = False) -> str:
     """
     The pipeline the selector picks for `batch` products of (m x k) @ (k x n) on Vulkan; `coop`: float16 operands on
-    a device with cooperative matrices; `wide`: float32 operands in the wide pipeline's layout on a device that runs
-    it.
+    a device with cooperative matrices; `staged`: a device that runs the staged cooperative-matrix pipeline too;
+    `wide`: float32 operands in the wide pipeline's layout on a device that runs it.
     """
 
 def _memory(device: Any) -> tuple[int, int, int]:
