@@ -22,7 +22,7 @@ Usage:
 
 A shader that declares optional features (`// @features`, the cooperative-matrix matmul) runs only on devices that
 have them, which lavapipe does not: its mutants are left out of local runs and the sample, and are judged on the GPU
-(`--export-races DIR --kernel matmul_coop`, then `--import-gpu`).
+(`--export-races DIR --kernel matmul_coop`, or `matmul_coop_staged`, then `--import-gpu`).
 """
 
 from __future__ import annotations
@@ -73,7 +73,10 @@ FAMILY_TESTS = {
     # the vector kernels (`_flat`) run their parents' tests
     **{f"{f}{s}": [f"{f}_"] for f in ("unary", "binary", "softmax") for s in ("", "_flat")},
     **{f"reduce{s}": ["reduc"] for s in ("", "_flat")},
-    **{f"matmul{p}": ["matmul_"] for p in ("", "_gemv", "_small", "_splitk", "_tiled", "_wide", "_coop")},
+    **{
+        f"matmul{p}": ["matmul_"]
+        for p in ("", "_gemv", "_small", "_splitk", "_tiled", "_wide", "_coop", "_coop_staged")
+    },
     "index": ["gather_", "scatter_"],
     "sort": ["argsort_"],
     "scan": ["scans_"],
