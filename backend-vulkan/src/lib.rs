@@ -150,6 +150,12 @@ impl VulkanBackend {
         *self.matmul_forced.lock().unwrap_or_else(|e| e.into_inner()) = pipeline;
     }
 
+    /// Run every new fused program on the generic kernel for its first `FUSED_HOT` runs, as the device does past
+    /// its first `pipeline::EAGER_PROGRAMS` programs: for tests that check the generic kernel.
+    pub fn interpret_first(&self) {
+        self.pipelines.interpret_first();
+    }
+
     /// Whether float16 products can run on the cooperative-matrix pipeline here.
     pub fn has_coop_matmul(&self) -> bool {
         self.coop

@@ -132,8 +132,8 @@ def test_fusion_can_be_turned_off(setting):
 
 
 def test_a_program_that_comes_back_gets_its_own_kernel(device):
-    """A GPU interprets a program seven times, then from its eighth run (backend-vulkan's HOT) runs it on a
-    straight-line kernel of its own: the same bytes."""
+    """A GPU runs a program on a straight-line kernel of its own: at once among its first 32 programs
+    (backend-vulkan's EAGER_PROGRAMS), else from its eighth run (HOT), interpreted before: the same bytes."""
     x, y = _pair(device)
 
     def fresh(p, q):  # a constant no other test's program has
@@ -144,7 +144,8 @@ def test_a_program_that_comes_back_gets_its_own_kernel(device):
     for _ in range(9):
         _same_bytes(fresh(x, y).numpy(), eager)
     made = vkml.stats()["kernels_generated"] - before
-    assert made == (0 if device in CPUS else 1), made
+    # At most one (none where an earlier test's program of the same steps, other constants, made it).
+    assert made in ((0,) if device in CPUS else (0, 1)), made
     with vkml.profile() as p:
         fresh(x, y).numpy()
     pipelines = [k["pipeline"] for k in p.kernels if k["op"] == "fused"]

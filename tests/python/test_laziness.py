@@ -12,9 +12,9 @@ from helpers import CPUS, case, check_op, each, matrix, to_numpy
 
 COUNTERS = (
     "nodes realizations submissions dispatches bytes_uploaded bytes_downloaded pool_hits nodes_fused kernels_generated "
-    "bind_groups"
+    "bind_groups pipelines_compiled"
 ).split()
-HOST_NS = "schedule fuse prepare launch bind record scope submit".split()
+HOST_NS = "schedule fuse prepare launch compile bind record scope submit".split()
 
 
 def _delta(before: dict) -> dict:
@@ -54,6 +54,24 @@ def test_host_time_counters_grow_with_the_phases_a_realization_runs(device):
     gpu = set() if device in CPUS else {"launch", "bind", "record", "scope", "submit"}
     want = {"schedule", "fuse", "prepare"} | gpu
     assert grew >= want, (grew, want)
+
+
+def test_a_gpu_counts_and_notes_the_pipelines_it_compiles(device):
+    """A fused program gets a kernel of its own on its eighth run: a GPU compiles it then, counts it in
+    `pipelines_compiled` and `host_ns_compile`, and the profiler's notes name it with its milliseconds. The CPUs
+    compile nothing."""
+    x = vkml.tensor(np.linspace(-3, 3, 16, dtype=np.float32), device=device)
+    vkml.synchronize()
+    before = vkml.stats()
+    with vkml.profile() as p:
+        for _ in range(8):  # an op chain no other test runs, so its kernel is new to this process
+            ((((x * 1.625) - 0.375).abs().sqrt() * 2.875).tanh() - 0.125).exp2().tolist()
+    compiled, ns = (vkml.stats()[k] - before[k] for k in ("pipelines_compiled", "host_ns_compile"))
+    notes = [n for n in p.notes if n.startswith("compiled pipeline fused program")]
+    if device in CPUS:
+        assert (compiled, ns, notes) == (0, 0, []), (compiled, ns, p.notes)
+    else:
+        assert compiled >= 1 and ns > 0 and len(notes) == 1 and notes[0].endswith(" ms"), (compiled, ns, p.notes)
 
 
 def test_bind_groups_are_made_once_and_reused(device):

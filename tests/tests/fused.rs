@@ -85,9 +85,13 @@ fn fused_optimizer_formulas_on_strided_and_broadcast_inputs() -> Result<()> {
 }
 
 /// `chain` run eagerly (each op its own kernel) and lazily (the planner fuses it) past `FUSED_HOT` times, so that on
-/// a GPU the program runs on the generic kernel, then on its own straight-line kernel: the bytes must agree every
-/// time, and the lazy runs must fuse. Eager mode is global; the other tests here give the same bytes either way.
+/// a GPU the program runs on the generic kernel, then on its own straight-line kernel (every GPU here interprets new
+/// programs first, `interpret_first`): the bytes must agree every time, and the lazy runs must fuse. Eager mode is
+/// global; the other tests here give the same bytes either way.
 fn planned(what: &str, chain: impl Fn() -> Result<Tensor>) -> Result<()> {
+    for (_, gpu) in &devices().gpus {
+        gpu.interpret_first();
+    }
     set_eager(true);
     let unfused = chain().and_then(|x| bytes(&x));
     set_eager(false);

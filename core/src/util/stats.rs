@@ -25,6 +25,10 @@ pub enum Counter {
     KernelsGenerated,
     /// Bind groups a GPU backend made (binding.rs keeps each for as long as its buffers keep coming back).
     BindGroups,
+    /// Compute pipelines a GPU backend compiled (once per family and constants, and per generated kernel).
+    PipelinesCompiled,
+    /// Host nanoseconds a GPU backend spent compiling them (the driver's compile, part of `HostLaunchNs`).
+    HostCompileNs,
     /// Host nanoseconds spent ordering the nodes of realizations (the schedule).
     HostScheduleNs,
     /// Host nanoseconds spent planning fusion.
@@ -45,7 +49,7 @@ pub enum Counter {
 }
 
 /// Every counter with its public name, in a fixed order.
-pub const COUNTERS: [(Counter, &str); 18] = [
+pub const COUNTERS: [(Counter, &str); 20] = [
     (Counter::Nodes, "nodes"),
     (Counter::Realizations, "realizations"),
     (Counter::Submissions, "submissions"),
@@ -56,6 +60,8 @@ pub const COUNTERS: [(Counter, &str); 18] = [
     (Counter::NodesFused, "nodes_fused"),
     (Counter::KernelsGenerated, "kernels_generated"),
     (Counter::BindGroups, "bind_groups"),
+    (Counter::PipelinesCompiled, "pipelines_compiled"),
+    (Counter::HostCompileNs, "host_ns_compile"),
     (Counter::HostScheduleNs, "host_ns_schedule"),
     (Counter::HostFuseNs, "host_ns_fuse"),
     (Counter::HostPrepareNs, "host_ns_prepare"),
@@ -80,14 +86,16 @@ fn slot(c: Counter) -> &'static AtomicU64 {
         Counter::NodesFused => 7,
         Counter::KernelsGenerated => 8,
         Counter::BindGroups => 9,
-        Counter::HostScheduleNs => 10,
-        Counter::HostFuseNs => 11,
-        Counter::HostPrepareNs => 12,
-        Counter::HostLaunchNs => 13,
-        Counter::HostBindNs => 14,
-        Counter::HostRecordNs => 15,
-        Counter::HostScopeNs => 16,
-        Counter::HostSubmitNs => 17,
+        Counter::PipelinesCompiled => 10,
+        Counter::HostCompileNs => 11,
+        Counter::HostScheduleNs => 12,
+        Counter::HostFuseNs => 13,
+        Counter::HostPrepareNs => 14,
+        Counter::HostLaunchNs => 15,
+        Counter::HostBindNs => 16,
+        Counter::HostRecordNs => 17,
+        Counter::HostScopeNs => 18,
+        Counter::HostSubmitNs => 19,
     };
     &VALUES[i]
 }
