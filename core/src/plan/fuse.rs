@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::graph::node::{Node, Src};
-use crate::graph::op::{fits, BinaryOp, Op, Step, UnaryOp};
+use crate::graph::op::{fits, BinaryOp, Op, Step, UnaryOp, FUSED_DEPTH, FUSED_INPUTS, FUSED_WORDS};
 
 use super::holders::Holders;
 
@@ -95,35 +95,80 @@ impl<'h> Graph<'h> {
     }
 }
 
+/// Where a leaf sits: the child taken at each level from the top (bit `i` of `turns`: 1 for a binary node's second
+/// operand), `depth` levels down. A program of 32 words is at most 32 levels deep.
+#[derive(Clone, Copy)]
+struct Path {
+    turns: u64,
+    depth: u32,
+}
+
+impl Path {
+    fn then(self, second: bool) -> Path {
+        Path { turns: self.turns | (u64::from(second) << self.depth), depth: self.depth + 1 }
+    }
+}
+
 impl Tree {
-    /// Paths (child indices from the top) of the leaves, left to right.
-    fn leaves(&self, path: &mut Vec<u8>, out: &mut Vec<(Vec<u8>, Src)>) {
+    /// The leaves `want` takes, left to right, with their paths (the nodes only: a candidate is looked at without
+    /// copying its view).
+    fn leaves(&self, path: Path, want: &impl Fn(&Src) -> bool, out: &mut Vec<(Path, Arc<Node>)>) {
         match self {
-            Tree::Leaf(s) => out.push((path.clone(), s.clone())),
-            Tree::Const(_) => {}
-            Tree::Unary(_, x) => {
-                path.push(0);
-                x.leaves(path, out);
-                path.pop();
-            }
+            Tree::Leaf(s) if want(s) => out.push((path, s.node.clone())),
+            Tree::Leaf(_) | Tree::Const(_) => {}
+            Tree::Unary(_, x) => x.leaves(path.then(false), want, out),
             Tree::Binary(_, x, y) => {
-                for (i, t) in [x, y].into_iter().enumerate() {
-                    path.push(i as u8);
-                    t.leaves(path, out);
-                    path.pop();
-                }
+                x.leaves(path.then(false), want, out);
+                y.leaves(path.then(true), want, out);
             }
         }
     }
 
-    fn at(&mut self, path: &[u8]) -> &mut Tree {
-        match (self, path.split_first()) {
-            (Tree::Unary(_, x), Some((_, rest))) => x.at(rest),
-            (Tree::Binary(_, x, y), Some((i, rest))) => {
-                let t = if *i == 0 { x } else { y };
-                t.at(rest)
+    fn at(&mut self, path: Path) -> &mut Tree {
+        let mut t = self;
+        for level in 0..path.depth {
+            t = match t {
+                Tree::Unary(_, x) => x,
+                Tree::Binary(_, x, y) => {
+                    if path.turns >> level & 1 == 0 {
+                        x
+                    } else {
+                        y
+                    }
+                }
+                leaf => return leaf,
+            };
+        }
+        t
+    }
+
+    /// Whether the program `emitted` would write fits the fused kernel, without writing it: its words, its value
+    /// stack's depth and its distinct inputs (a source read twice through one view is one).
+    fn fits(&self) -> bool {
+        let mut inputs: [Option<&Src>; FUSED_INPUTS] = [None; FUSED_INPUTS];
+        match self.measure(&mut inputs) {
+            Some((words, depth)) => words <= FUSED_WORDS && depth <= FUSED_DEPTH && inputs[0].is_some(),
+            None => false,
+        }
+    }
+
+    /// (words, most values on the stack) of the postfix program, collecting its inputs; None past the inputs' limit.
+    fn measure<'a>(&'a self, inputs: &mut [Option<&'a Src>; FUSED_INPUTS]) -> Option<(usize, usize)> {
+        match self {
+            Tree::Leaf(s) => {
+                let same = |i: &Option<&Src>| i.is_some_and(|i| i.node.id == s.node.id && i.view == s.view);
+                if !inputs.iter().any(same) {
+                    *inputs.iter_mut().find(|i| i.is_none())? = Some(s);
+                }
+                Some((1, 1))
             }
-            (t, _) => t,
+            Tree::Const(_) => Some((2, 1)),
+            Tree::Unary(_, x) => x.measure(inputs).map(|(w, d)| (w + 1, d)),
+            Tree::Binary(_, x, y) => {
+                let (wx, dx) = x.measure(inputs)?;
+                let (wy, dy) = y.measure(inputs)?;
+                Some((wx + wy + 1, dx.max(dy + 1)))
+            }
         }
     }
 
@@ -180,26 +225,27 @@ pub fn plan(order: &[Arc<Node>], holders: &Holders) -> Fusion {
         let Some(mut tree) = graph.shallow(node) else { continue };
         let mut members = graph.constants_of(node.id);
         let mut tried: HashSet<u64> = HashSet::default();
+        let mut leaves = Vec::new();
         loop {
-            let mut leaves = Vec::new();
-            tree.leaves(&mut Vec::new(), &mut leaves);
+            leaves.clear();
+            let root = Path { turns: 0, depth: 0 };
+            tree.leaves(root, &|s: &Src| !tried.contains(&s.node.id) && graph.inlinable(s), &mut leaves);
             // The first leaf whose node, put in its place, still fits (tried in place and put back if not).
-            let next = leaves.into_iter().find(|(path, src)| {
-                if tried.contains(&src.node.id) || !graph.inlinable(src) {
+            let next = leaves.iter().find(|(path, leaf)| {
+                if !tried.insert(leaf.id) {
                     return false;
                 }
-                tried.insert(src.node.id);
-                let Some(grown) = graph.shallow(&src.node) else { return false };
-                let leaf = std::mem::replace(tree.at(path), grown);
-                let fits = tree.emitted().is_some();
+                let Some(grown) = graph.shallow(leaf) else { return false };
+                let leaf = std::mem::replace(tree.at(*path), grown);
+                let fits = tree.fits();
                 if !fits {
-                    *tree.at(path) = leaf;
+                    *tree.at(*path) = leaf;
                 }
                 fits
             });
-            let Some((_, src)) = next else { break };
-            members.push(src.node.id);
-            members.extend(graph.constants_of(src.node.id));
+            let Some((_, leaf)) = next else { break };
+            members.push(leaf.id);
+            members.extend(graph.constants_of(leaf.id));
         }
         if members.is_empty() {
             continue;
@@ -210,4 +256,67 @@ pub fn plan(order: &[Arc<Node>], holders: &Holders) -> Fusion {
         }
     }
     fusion
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::buffer::DeviceId;
+    use crate::base::view::View;
+
+    /// A tree of `size` operations over `srcs` and constants, drawn from `seed` (a small xorshift).
+    fn random_tree(seed: &mut u64, size: usize, srcs: &[Src]) -> Tree {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        };
+        fn grow(next: &mut dyn FnMut() -> u64, size: usize, srcs: &[Src]) -> Tree {
+            if size == 0 {
+                return match next() % 5 {
+                    0 => Tree::Const(0.5),
+                    k => Tree::Leaf(srcs[k as usize % srcs.len()].clone()),
+                };
+            }
+            if next().is_multiple_of(3) {
+                Tree::Unary(UnaryOp::Exp, Box::new(grow(next, size - 1, srcs)))
+            } else {
+                let left = (next() % size as u64) as usize;
+                let (x, y) = (grow(next, left, srcs), grow(next, size - 1 - left, srcs));
+                Tree::Binary(BinaryOp::Add, Box::new(x), Box::new(y))
+            }
+        }
+        grow(&mut next, size, srcs)
+    }
+
+    #[test]
+    fn fits_agrees_with_the_emitted_program() {
+        let node = || Node::new(Op::Full(Scalar::Float(1.0)), vec![], vec![4, 4], DType::F32, DeviceId(0));
+        let (a, b) = (node(), node());
+        let whole = View::contiguous(&[4, 4]);
+        let mut row = whole.clone();
+        row.offset = 4;
+        // Four inputs in all: one more than a program binds, so some trees must not fit for that alone.
+        let srcs = [
+            Src { node: a.clone(), view: whole.clone() },
+            Src { node: a, view: row.clone() },
+            Src { node: b.clone(), view: whole },
+            Src { node: b, view: row },
+        ];
+        let (mut seed, mut fit, mut unfit) = (0x9e37_79b9_7f4a_7c15u64, 0, 0);
+        for size in 0..40 {
+            for _ in 0..50 {
+                let tree = random_tree(&mut seed, size % 20, &srcs[..1 + size % 4]);
+                let want = tree.emitted().is_some();
+                assert_eq!(tree.fits(), want, "size {size}");
+                if want {
+                    fit += 1;
+                } else {
+                    unfit += 1;
+                }
+            }
+        }
+        assert!(fit > 100 && unfit > 100, "{fit} fit, {unfit} do not");
+    }
 }
