@@ -2,8 +2,9 @@
 // units: a 128x128 output tile per workgroup of four 32-wide subgroups, each a 64x64 quadrant held as a 4x4 grid of
 // 16x16 f32 accumulators (coopMultiplyAdd). K goes in steps of 32: each invocation loads four 16-byte pieces (eight
 // halves) of each operand's slice into registers one step ahead, and at the step stores them into workgroup memory,
-// where every subgroup loads its tiles; so a value loaded from memory serves 64 products instead of the direct
-// pipeline's four (docs/matmul.md has the measurements behind each choice).
+// where every subgroup loads its tiles; so a value loaded from the buffers serves a 128-wide tile's products, twice
+// the direct pipeline's 64, and the subgroups' tile loads come from workgroup memory (docs/matmul.md has the
+// measurements behind each choice).
 // - Compiled here, not by wgpu: naga 30 declares modules with cooperative matrices under the Vulkan memory model but
 //   leaves their workgroup accesses private and their barriers without availability and visibility (wgpu issue
 //   8805), so a staged tile need not reach the other subgroups. backend-vulkan's spirv.rs writes naga's SPIR-V under
