@@ -241,8 +241,8 @@ pub fn matmul(k: &Kernel, coop: bool, staged: bool, wide: bool, forced: Option<P
         (Some(fa), Some(fb)) if wide && wide_fits => Some(fa | fb),
         _ => None,
     };
-    let chosen = select(m, n, kk, batch, flags.is_some(), staged, wide_flags.is_some());
-    let pipeline = forced.unwrap_or(match chosen {
+    let selected = || select(m, n, kk, batch, flags.is_some(), staged, wide_flags.is_some());
+    let pipeline = forced.unwrap_or_else(|| match selected() {
         // In a browser the 16x16 pipeline takes the tiled one's products: in Chromium's SwiftShader a product of a
         // million outputs on the tiled pipeline did not finish within minutes (docs/matmul.md), and WebGPU does not
         // say which adapters are software ones.

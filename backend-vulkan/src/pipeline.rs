@@ -86,14 +86,13 @@ impl Pipelines {
                 format!("{family} ({})", set.join(", "))
             }
         };
-        let pipeline = compiling(named, || {
+        let pipeline = compiling(named, move || {
             let module = if passthrough {
-                let bindings = FAMILIES.iter().find(|f| f.0 == family).map_or(&[][..], |f| f.2);
-                passthrough_module(device, family, &src, &values, bindings)?
+                passthrough_module(device, family, &src, &values, bindings(family))?
             } else {
                 device.create_shader_module(wgpu::ShaderModuleDescriptor {
                     label: Some(family),
-                    source: wgpu::ShaderSource::Wgsl(src.clone()),
+                    source: wgpu::ShaderSource::Wgsl(src),
                 })
             };
             // A passed-through module has its constants substituted already.
@@ -115,13 +114,7 @@ impl Pipelines {
     /// The family's bind group and pipeline layouts, made once per device.
     fn layouts(&self, device: &wgpu::Device, family: &'static str) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
         let mut layouts = self.layouts.lock().unwrap_or_else(|e| e.into_inner());
-        layouts
-            .entry(family)
-            .or_insert_with(|| {
-                let bindings = FAMILIES.iter().find(|f| f.0 == family).map_or(&[][..], |f| f.2);
-                crate::binding::layouts(device, family, bindings)
-            })
-            .clone()
+        layouts.entry(family).or_insert_with(|| crate::binding::layouts(device, family, bindings(family))).clone()
     }
 
     /// The kernel for fused program `words` and its name for the profiler: its own ("fused program") at once for
@@ -164,6 +157,11 @@ impl Pipelines {
     pub fn interpret_first(&self) {
         self.programs.lock().unwrap_or_else(|e| e.into_inner()).eager = 0;
     }
+}
+
+/// The bindings build.rs found `family`'s `main` using (none for an unknown family).
+fn bindings(family: &str) -> crate::binding::Bindings {
+    FAMILIES.iter().find(|f| f.0 == family).map_or(&[][..], |f| f.2)
 }
 
 /// The line that marks a family compiled here and handed to the driver as it is (matmul_coop_staged.wgsl says why).
