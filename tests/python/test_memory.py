@@ -140,6 +140,32 @@ def test_a_realization_reuses_the_buffers_of_values_it_no_longer_needs(device):
     np.testing.assert_array_equal(y.numpy(), np.roll(a, 16, axis=1))
 
 
+def test_a_training_step_frees_each_layers_values_before_the_next_layers_gradients(device):
+    """An Adam step of a two-convolution network, realized at once by `opt.step()`: its kernels run the last layer's
+    gradients first, as backward produces them, so the second convolution's unfolded input (3.6 MB at batch 16) is
+    freed before its gradient takes the same buffer. Run first-parameter-first, the step held both: a peak of 20.1 MB
+    on cpu and 21.9 on lavapipe, against 16.3 and 18.1 (GPU buffers hold booleans as words)."""
+    model = vkml.nn.Sequential(
+        vkml.nn.Conv2d(1, 32, 3, padding=1), vkml.nn.ReLU(), vkml.nn.MaxPool2d(2),
+        vkml.nn.Conv2d(32, 64, 3, padding=1), vkml.nn.ReLU(), vkml.nn.MaxPool2d(2),
+        vkml.nn.Flatten(), vkml.nn.Linear(64 * 7 * 7, 10),
+    ).to(device)  # fmt: skip
+    opt = vkml.optim.Adam(model.parameters(), lr=1e-3)
+    rng = np.random.default_rng(1)
+    x = vkml.tensor(rng.standard_normal((16, 1, 28, 28)).astype(np.float32), device=device)
+    y = vkml.tensor(rng.integers(0, 10, 16), device=device)
+    vkml.realize(x, y)
+    gc.collect()
+    vkml.reset_peak_memory_stats(device)
+    base = vkml.memory_allocated(device)
+    for _ in range(2):  # the second step also holds Adam's states
+        opt.zero_grad()
+        vkml.nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    peak = vkml.max_memory_allocated(device) - base
+    assert peak < (17.0e6 if device in CPUS else 19.0e6), peak
+
+
 def test_a_gpu_allocation_past_the_budget_is_out_of_memory_and_the_device_stays_usable():
     env = dict(os.environ, VKML_MAX_DEVICE_BYTES=str(32 * MIB), PYTHONPATH=os.pathsep.join(sys.path))
     env.pop("VKML_MIN_SPEC", None)
