@@ -3,6 +3,7 @@
 
 // A recorded op allocates its node, view and autograd record; glibc's malloc took about a sixth of the host
 // thread's time in a training step. mimalloc is made for many small, short-lived allocations.
+#[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
