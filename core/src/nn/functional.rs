@@ -171,10 +171,13 @@ fn pick(
     let zero = Operand::Scalar(Scalar::Int(0));
     let picked = where_(&onehot, &t(logp), &zero)?.sum(Some(&[-1]), false)?;
     let w = match weight {
-        Some(w) => where_(&onehot, &t(&w.to_dtype(logp.dtype())?), &zero)?.sum(Some(&[-1]), false)?,
-        None => Tensor::full(target.shape(), Scalar::Int(1), logp.dtype(), logp.device())?,
+        Some(w) => {
+            let w = where_(&onehot, &t(&w.to_dtype(logp.dtype())?), &zero)?.sum(Some(&[-1]), false)?;
+            where_(&valid, &t(&w), &zero)?
+        }
+        // A weight of 1 where the target counts is the mask itself: one kernel, not a tensor of ones and a select.
+        None => valid.to_dtype(logp.dtype())?,
     };
-    let w = where_(&valid, &t(&w), &zero)?;
     Ok((picked, w, valid))
 }
 
