@@ -1,10 +1,11 @@
 //! Layer 6: execution. `schedule` turns the pending part of a graph into an ordered list of nodes, `fuse` groups
-//! elementwise chains of it into fused programs, and `run` executes it.
+//! elementwise chains of it into fused programs, `twins` shares scalar constants, and `run` executes it.
 
 pub mod fuse;
 pub mod holders;
 pub mod reuse;
 pub mod run;
+pub mod twins;
 
 use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;

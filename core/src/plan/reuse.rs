@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::fuse::Fusion;
 use super::holders::Holders;
+use super::twins;
 use crate::base::buffer::{Buffer, DeviceId};
 use crate::base::dtype::DType;
 use crate::graph::node::{Node, Src};
@@ -32,7 +33,9 @@ impl Reuse {
                 Some((_, srcs)) => srcs,
                 None => holders.srcs.get(&node.id).map_or(&[][..], Vec::as_slice),
             };
-            for s in srcs.iter().filter(|s| holders.internal.contains(&s.node.id)) {
+            // A scalar constant's buffer may be a twin's too (`twins`): never handed on.
+            for s in srcs.iter().filter(|s| holders.internal.contains(&s.node.id) && twins::constant(&s.node).is_none())
+            {
                 last.insert(s.node.id, at);
             }
         }

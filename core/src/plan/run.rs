@@ -84,48 +84,57 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
         // Each pending node's sources, as the holders read them once; a kernel takes its node's from here.
         let mut srcs_of = holders.srcs;
         let mut batches: BTreeMap<DeviceId, Vec<(Arc<Node>, Kernel)>> = BTreeMap::new();
+        // Scalar constants that take an earlier one's buffer; realized once every batch has run.
+        let mut twins = super::twins::Twins::default();
+        let mut twinned = Vec::new();
         for (at, node) in order.into_iter().enumerate() {
             if fusion.inlined.contains(&node.id) {
                 bump(Counter::NodesFused, 1);
                 continue;
             }
             let b = dispatch::backend(node.device)?;
-            let out = match &node.op {
-                Op::Data(h) => {
-                    bump(Counter::BytesUploaded, h.bytes.len() as u64);
-                    b.upload(node.device, h.dtype, &h.bytes)?
-                }
-                Op::Transfer => {
-                    let src = srcs_of
-                        .remove(&node.id)
-                        .and_then(|s| s.into_iter().next())
-                        .ok_or_else(|| Error::Backend("transfer without source".into()))?;
-                    let bytes = read_node_async(&src.node).await?;
-                    bump(Counter::BytesUploaded, bytes.len() as u64);
-                    b.upload(node.device, node.dtype, &bytes)?
-                }
-                op => {
-                    let out = match reuse.take(node.device, node.dtype, node.numel()) {
-                        Some(out) => out,
-                        None => b.alloc(node.device, node.dtype, node.numel())?,
-                    };
-                    let (op, srcs) = match fusion.programs.remove(&node.id) {
-                        Some((steps, srcs)) => (Op::Fused(steps), srcs),
-                        None => (op.clone(), srcs_of.remove(&node.id).unwrap_or_default()),
-                    };
-                    // After the output is allocated: a buffer freed here goes to a later kernel, never this one.
-                    reuse.read(at, &srcs, |id| done.get(&id).map(|&i| outs[i].clone()));
-                    let mut args = Vec::new();
-                    for s in srcs {
-                        let buffer = match done.get(&s.node.id) {
-                            Some(&i) => outs[i].clone(),
-                            None => s.node.buffer().ok_or_else(|| Error::Backend("source not realized".into()))?,
-                        };
-                        args.push(Arg { buffer, view: s.view });
+            let twin = twins.earlier(&node).and_then(|first| done.get(&first).copied());
+            let out = if let Some(i) = twin {
+                twinned.push(node.clone());
+                outs[i].clone()
+            } else {
+                match &node.op {
+                    Op::Data(h) => {
+                        bump(Counter::BytesUploaded, h.bytes.len() as u64);
+                        b.upload(node.device, h.dtype, &h.bytes)?
                     }
-                    let kernel = Kernel { op, args, out: out.clone(), shape: node.shape.clone() };
-                    batches.entry(node.device).or_default().push((node.clone(), kernel));
-                    out
+                    Op::Transfer => {
+                        let src = srcs_of
+                            .remove(&node.id)
+                            .and_then(|s| s.into_iter().next())
+                            .ok_or_else(|| Error::Backend("transfer without source".into()))?;
+                        let bytes = read_node_async(&src.node).await?;
+                        bump(Counter::BytesUploaded, bytes.len() as u64);
+                        b.upload(node.device, node.dtype, &bytes)?
+                    }
+                    op => {
+                        let out = match reuse.take(node.device, node.dtype, node.numel()) {
+                            Some(out) => out,
+                            None => b.alloc(node.device, node.dtype, node.numel())?,
+                        };
+                        let (op, srcs) = match fusion.programs.remove(&node.id) {
+                            Some((steps, srcs)) => (Op::Fused(steps), srcs),
+                            None => (op.clone(), srcs_of.remove(&node.id).unwrap_or_default()),
+                        };
+                        // After the output is allocated: a buffer freed here goes to a later kernel, never this one.
+                        reuse.read(at, &srcs, |id| done.get(&id).map(|&i| outs[i].clone()));
+                        let mut args = Vec::new();
+                        for s in srcs {
+                            let buffer = match done.get(&s.node.id) {
+                                Some(&i) => outs[i].clone(),
+                                None => s.node.buffer().ok_or_else(|| Error::Backend("source not realized".into()))?,
+                            };
+                            args.push(Arg { buffer, view: s.view });
+                        }
+                        let kernel = Kernel { op, args, out: out.clone(), shape: node.shape.clone() };
+                        batches.entry(node.device).or_default().push((node.clone(), kernel));
+                        out
+                    }
                 }
             };
             done.insert(node.id, outs.len());
@@ -146,6 +155,11 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                 if let Some(&i) = done.get(&n.id) {
                     n.set_realized(outs[i].clone());
                 }
+            }
+        }
+        for n in twinned {
+            if let Some(&i) = done.get(&n.id) {
+                n.set_realized(outs[i].clone());
             }
         }
         if let Some(started) = started {
