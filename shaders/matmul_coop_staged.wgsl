@@ -33,8 +33,9 @@ override LAYOUT: u32;
 // Halves per staged row: k-contiguous slices are 128 rows of 32, k-major ones 32 rows of 128; each row padded by 8.
 const ROW_K: u32 = 40u;
 const ROW_MN: u32 = 136u;
-var<workgroup> sa: array<f16, 5120>;
-var<workgroup> sb: array<f16, 5120>;
+// Halves per operand (128 rows of ROW_K, or 32 of ROW_MN): a's slice first, b's from STAGED on.
+const STAGED: u32 = 5120u;
+var<workgroup> staged: array<f16, 2u * STAGED>;
 
 fn a_col() -> bool {
     return (LAYOUT & 1u) != 0u;
@@ -94,49 +95,34 @@ fn last_b(p: u32, h: u32, kn: u32, k: u32, step: u32, outer: u32) -> vec4<u32> {
 }
 
 // Stores a piece's eight halves from `at` on (consecutive in either staged layout).
-fn put_a(at: u32, v: vec4<u32>) {
+fn put(at: u32, v: vec4<u32>) {
     let h0 = vec2<f16>(unpack2x16float(v.x));
     let h1 = vec2<f16>(unpack2x16float(v.y));
     let h2 = vec2<f16>(unpack2x16float(v.z));
     let h3 = vec2<f16>(unpack2x16float(v.w));
-    sa[at] = h0.x;
-    sa[at + 1u] = h0.y;
-    sa[at + 2u] = h1.x;
-    sa[at + 3u] = h1.y;
-    sa[at + 4u] = h2.x;
-    sa[at + 5u] = h2.y;
-    sa[at + 6u] = h3.x;
-    sa[at + 7u] = h3.y;
-}
-
-fn put_b(at: u32, v: vec4<u32>) {
-    let h0 = vec2<f16>(unpack2x16float(v.x));
-    let h1 = vec2<f16>(unpack2x16float(v.y));
-    let h2 = vec2<f16>(unpack2x16float(v.z));
-    let h3 = vec2<f16>(unpack2x16float(v.w));
-    sb[at] = h0.x;
-    sb[at + 1u] = h0.y;
-    sb[at + 2u] = h1.x;
-    sb[at + 3u] = h1.y;
-    sb[at + 4u] = h2.x;
-    sb[at + 5u] = h2.y;
-    sb[at + 6u] = h3.x;
-    sb[at + 7u] = h3.y;
+    staged[at] = h0.x;
+    staged[at + 1u] = h0.y;
+    staged[at + 2u] = h1.x;
+    staged[at + 3u] = h1.y;
+    staged[at + 4u] = h2.x;
+    staged[at + 5u] = h2.y;
+    staged[at + 6u] = h3.x;
+    staged[at + 7u] = h3.y;
 }
 
 // The staged 16x16 tile of a at the quadrant's row `r`, slice column `kk`; of b at slice row `kk`, column `c`.
 fn a_tile(r: u32, kk: u32) -> coop_mat16x16<f16, A> {
     if (a_col()) {
-        return coopLoad<coop_mat16x16<f16, A>>(&sa[kk * ROW_MN + r], ROW_MN);
+        return coopLoad<coop_mat16x16<f16, A>>(&staged[kk * ROW_MN + r], ROW_MN);
     }
-    return coopLoadT<coop_mat16x16<f16, A>>(&sa[r * ROW_K + kk], ROW_K);
+    return coopLoadT<coop_mat16x16<f16, A>>(&staged[r * ROW_K + kk], ROW_K);
 }
 
 fn b_tile(kk: u32, c: u32) -> coop_mat16x16<f16, B> {
     if (b_col()) {
-        return coopLoad<coop_mat16x16<f16, B>>(&sb[c * ROW_K + kk], ROW_K);
+        return coopLoad<coop_mat16x16<f16, B>>(&staged[STAGED + c * ROW_K + kk], ROW_K);
     }
-    return coopLoadT<coop_mat16x16<f16, B>>(&sb[kk * ROW_MN + c], ROW_MN);
+    return coopLoadT<coop_mat16x16<f16, B>>(&staged[STAGED + kk * ROW_MN + c], ROW_MN);
 }
 
 @compute @workgroup_size(128)
@@ -227,14 +213,14 @@ fn main(
     for (var k0 = 0u; k0 < k; k0 = k0 + 32u) {
         // The previous step's tile loads are done before its slices are overwritten.
         workgroupBarrier();
-        put_a(wa0, va0);
-        put_a(wa1, va1);
-        put_a(wa2, va2);
-        put_a(wa3, va3);
-        put_b(wb0, vb0);
-        put_b(wb1, vb1);
-        put_b(wb2, vb2);
-        put_b(wb3, vb3);
+        put(wa0, va0);
+        put(wa1, va1);
+        put(wa2, va2);
+        put(wa3, va3);
+        put(STAGED + wb0, vb0);
+        put(STAGED + wb1, vb1);
+        put(STAGED + wb2, vb2);
+        put(STAGED + wb3, vb3);
         workgroupBarrier();
         let kn = k0 + 32u;
         if (kn + 32u <= k) {

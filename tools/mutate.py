@@ -617,7 +617,8 @@ def campaign(args) -> int:
                 results[key] = asdict(Result("killed", 0.0, gpu))
             elif results.get(key, {}).get("status") in (None, "survived", "race"):
                 race = key in RACES or operators.get(key) == "barrier"
-                results[key] = asdict(Result("race" if race else "survived", 0.0, f"survived {gpu}"))
+                why = RACES.get(key, f"survived {gpu}")
+                results[key] = asdict(Result("race" if race else "survived", 0.0, why))
     for key, why in EQUIVALENT.items():
         results[key] = asdict(Result("equivalent", 0.0, why))
     for key, why in RACES.items():

@@ -34,6 +34,10 @@ _SIXTEEN = (
     "m and n are multiples of 16 wherever the cooperative-matrix pipeline runs, so c0 + 17 < n and c0 + 16 < n"
     " (r0 and m alike) never differ"
 )
+_PREFETCH = (
+    "the staged kernel's prefetch registers start at zero only for K = 0, whose loop never puts them; any other K"
+    " loads them before the first put"
+)
 # The vector kernels (binary_flat, reduce_flat, softmax_flat, 2026-12-06).
 _OVERLAP = "an invocation covers more vectors than the grid needs: the extra ones are its neighbours', same bytes"
 _TAIL_COVERS = (
@@ -46,6 +50,13 @@ _IDEMPOTENT = (
 )
 _NEVER_WINS = "the empty partial's index: its key is below every element's, so it never reaches a tie"
 EQUIVALENT: dict[str, str] = {
+    # matmul_coop_staged (judged on an H100, 2026-12-07)
+    "38d39c6d78": _PREFETCH,
+    "fd3f0ffb5f": _PREFETCH,
+    "58d7f936db": "piece lid − 384 (wrapped) reaches last_b's value only through p % 4 (a k-contiguous b, the same"
+    " residue as lid + 384) or p / 16 (a k-major b: rows 24 and on, past every K below 32, as the original's)",
+    "5dff7c1534": "sends a step that ends exactly at K through the last step's loads, whose tests all pass inside K:"
+    " the same values, more slowly",
     "65a8f2bd18": _SYMMETRIC,
     "117c16cc42": _OVERLAP,
     "6cf3e643c9": _OVERLAP,
@@ -137,6 +148,8 @@ _EDGE = "moves a branch boundary by one input, where both branches agree within 
 _TALL_GRID = "differs only in a grid's second row, past 65,535 workgroups (2²⁸ elements), beyond the tests' inputs"
 # Why a survivor survives, where it is understood but is not an equivalent mutant (shown in the report).
 SURVIVOR_NOTES: dict[str, str] = {
+    "85841df15e": "changes only the address of a load whose value select discards (the piece lies past K): what the"
+    " original keeps is that load inside a, which no output shows",
     "33ecd52b74": "moves the loads of the column tiles past n, whose products are never stored, further out: what"
     " the clamp keeps is that every load stays inside b, which no output shows",
     "b3e532a0df": _OOB,
@@ -206,6 +219,10 @@ SURVIVOR_NOTES: dict[str, str] = {
 # Survivors that are races rather than missing tests: a test sees them only when the scheduler interleaves the wrong
 # way, which lavapipe rarely does. mutate.py reports them as races and --export-races sends them to a real GPU.
 RACES: dict[str, str] = {
+    "4b545c18f3": "a subgroup puts the next slices while another still loads the last step's tiles: survived one run"
+    " of the forced tests on an H100 (2026-12-07), whose 2,064-deep exact product did not show it",
+    "d364b473d0": "subgroups load tiles other subgroups may not have put yet: survived one run of the forced tests on"
+    " an H100 (2026-12-07), whose 2,064-deep exact product did not show it",
     "0f4dc73645": "lane 0 reads sums[0] without the barrier after the tree's last step, racing lane 1's write of"
     " sums[1] into it: lavapipe's lockstep workgroups hide it",
     "27c839cd3f": "lane 0 reads bests[0] without the barrier after the tree's last step, racing lane 1's write of"
