@@ -30,8 +30,8 @@ impl Twins {
     /// becomes the holder of its value.
     pub fn earlier(&mut self, node: &Node) -> Option<u64> {
         let value = match constant(node)? {
-            // A float tensor holds an integer below 2^53 as the float of that value: `x > 0` and `where(.., 0.0)`
-            // read the same zero.
+            // A float tensor holds an integer of magnitude at most 2^53 as the float of that value: `x > 0` and
+            // `where(.., 0.0)` read the same zero.
             Scalar::Int(i) if node.dtype.is_float() && i.unsigned_abs() <= 1 << 53 => Scalar::Float(i as f64),
             s => s,
         };
