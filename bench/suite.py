@@ -144,10 +144,14 @@ def kernel_cases(size, wanted=lambda name: True, matmul_n=None):
     n, elems, row, *_ = SIZES[size]
     n = matmul_n or n
     rng = np.random.default_rng(0)
-    if wanted("f32 matmul") or wanted("f16 matmul"):
+    precisions = [p for p in ("high", "medium") if wanted(f"matmul {n}³, precision {p}")]
+    if wanted("f32 matmul") or wanted("f16 matmul") or precisions:
         a, b = pair(rng, (n, n)), pair(rng, (n, n))
         if wanted("f32 matmul"):
             yield f"f32 matmul {n}³", "TFLOP/s", 2 * n**3, (a, b), lambda x, y: x @ y
+        for p in precisions:
+            # Float32 products at each library's set_float32_matmul_precision (torch: TF32 for both on CUDA).
+            yield f"matmul {n}³, precision {p}", "TFLOP/s", 2 * n**3, (a, b), precise(p)
         if wanted("f16 matmul"):
             ah, bh = [v.astype(np.float16) for v in a], [v.astype(np.float16) for v in b]
             yield f"f16 matmul {n}³", "TFLOP/s", 2 * n**3, (ah, bh), lambda x, y: x @ y
@@ -170,6 +174,20 @@ def kernel_cases(size, wanted=lambda name: True, matmul_n=None):
     if wanted("softmax over rows"):
         rows = pair(rng, (elems // row, row))
         yield "softmax over rows", "GB/s", 2 * 4 * elems, (rows,), lambda p: p.softmax(-1)
+
+
+def precise(precision):
+    """x @ y at `precision` for either library (the suite's other cases keep "highest")."""
+
+    def fn(x, y):
+        lib = vkml if isinstance(x, vkml.Tensor) else torch
+        lib.set_float32_matmul_precision(precision)
+        try:
+            return x @ y
+        finally:
+            lib.set_float32_matmul_precision("highest")
+
+    return fn
 
 
 def run_kernel(lib, inputs, fn, iters):

@@ -88,6 +88,7 @@ impl CpuBackend {
                 adapter: "host CPU".into(),
                 driver: if reference { "vkml reference kernels" } else { "vkml kernels" }.into(),
                 device_type: DeviceType::Cpu,
+                f16_matrix_units: false,
             },
             reference,
             memory: Arc::default(),

@@ -119,6 +119,7 @@ impl VulkanBackend {
             adapter: o.info.name.clone(),
             driver: format!("{} {}", o.info.driver, o.info.driver_info).trim().to_string(),
             device_type: device::device_type(&o.info),
+            f16_matrix_units: o.coop,
         };
         let binder = Binder::new(&o.device, o.limits.min_uniform_buffer_offset_alignment);
         VulkanBackend {

@@ -74,6 +74,11 @@ impl Device {
     fn min_spec(&self) -> PyResult<bool> {
         Ok(dispatch::backend(self.id).py()?.info().min_spec)
     }
+    /// Whether float16 products run on matrix units here, where `set_float32_matmul_precision` takes effect.
+    #[getter]
+    fn f16_matrix_units(&self) -> PyResult<bool> {
+        Ok(dispatch::backend(self.id).py()?.info().f16_matrix_units)
+    }
     #[getter]
     fn name(&self) -> PyResult<String> {
         Ok(dispatch::backend(self.id).py()?.info().adapter.clone())

@@ -38,7 +38,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use vkml_backend_cpu::CpuBackend;
-use vkml_core::api::{create, Tensor as Core};
+use vkml_core::api::{create, precision, Tensor as Core};
 use vkml_core::base::buffer::DeviceId;
 use vkml_core::base::dtype::DType;
 use vkml_core::base::scalar::Scalar;
@@ -327,6 +327,35 @@ fn is_eager() -> bool {
     realize::is_eager()
 }
 
+/// How float32 matrix products are computed, as torch's: "highest" (float32, the default), "high" (three float16
+/// products of split operands, about 22 significant bits) or "medium" (one, 11 bits), on devices whose float16
+/// products run on matrix units (docs/matmul.md).
+#[pyfunction]
+fn set_float32_matmul_precision(precision: &Bound<'_, PyAny>) -> PyResult<()> {
+    let name: String = precision.extract().map_err(|_| {
+        PyRuntimeError::new_err(format!("set_float32_matmul_precision expects a str, but got {}", type_name(precision)))
+    })?;
+    precision::set_float32_matmul_precision(&name).py()
+}
+
+/// A test hook: split float32 products on every device and shape (`precision`), matrix units or not.
+#[pyfunction]
+fn _split_on_every_device(on: bool) {
+    precision::split_on_every_device(on);
+}
+
+/// The bound a precision's products are held to: (per_term, floor, least), None for "highest".
+#[pyfunction]
+fn _precision_bound(name: &str) -> Option<(f64, f64, f64)> {
+    let p = precision::Precision::ALL.into_iter().find(|p| p.name() == name)?;
+    precision::bound(p).map(|b| (b.per_term, b.floor, b.least))
+}
+
+#[pyfunction]
+fn get_float32_matmul_precision() -> &'static str {
+    precision::float32_matmul_precision().name()
+}
+
 #[pyfunction]
 fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
@@ -392,8 +421,9 @@ fn tolerance_dict<'py>(py: Python<'py>, tol: &Tolerance) -> PyResult<Bound<'py, 
 mod _vkml {
     #[pymodule_export]
     use super::{
-        _build_profile, arange, cat, eye, from_numpy, full, is_eager, linspace, make_tensor, manual_seed, ones,
-        op_table, rand, randn, realize_, result_type, set_eager, stack, stats, synchronize, where_, zeros,
+        _build_profile, _precision_bound, _split_on_every_device, arange, cat, eye, from_numpy, full,
+        get_float32_matmul_precision, is_eager, linspace, make_tensor, manual_seed, ones, op_table, rand, randn,
+        realize_, result_type, set_eager, set_float32_matmul_precision, stack, stats, synchronize, where_, zeros,
     };
     #[pymodule_export]
     use crate::{

@@ -1,5 +1,6 @@
 //! Matrix products with torch's rules for 1-d operands and broadcast batch dims; one batched primitive.
 
+use crate::api::precision::split_product;
 use crate::base::dtype::{opmath, DType};
 use crate::base::view::broadcast_shapes;
 use crate::graph::op::Op;
@@ -59,8 +60,10 @@ impl Tensor {
         let (a3, b3) = (a2.expand(&sa)?, b2.expand(&sb)?);
         let mut out_shape = batch.clone();
         out_shape.extend([m, n]);
-        let node_dtype = opmath(a.dtype());
-        let mut r = Tensor::make(Op::Matmul, &[&a3, &b3], out_shape, node_dtype, a.device())?;
+        let mut r = match split_product(&a3, &b3)? {
+            Some(r) => r,
+            None => Tensor::make(Op::Matmul, &[&a3, &b3], out_shape, opmath(a.dtype()), a.device())?,
+        };
         if b.ndim() == 1 {
             r = r.squeeze(Some(&[-1]))?;
         }

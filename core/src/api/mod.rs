@@ -20,6 +20,7 @@ pub mod moments;
 pub mod movement;
 pub mod pad;
 pub mod pointwise;
+pub mod precision;
 pub mod random;
 pub mod reduce;
 pub mod scan;

@@ -50,6 +50,9 @@ pub struct DeviceInfo {
     /// Driver name and version as reported.
     pub driver: String,
     pub device_type: DeviceType,
+    /// Whether float16 products run on matrix units (cooperative matrices): float32 products may go there when
+    /// asked (`api::precision`).
+    pub f16_matrix_units: bool,
 }
 
 /// One input of a kernel: a buffer read through a view.

@@ -9,7 +9,7 @@ from os import PathLike
 from typing import Any, Final, SupportsFloat, SupportsIndex, final
 from typing_extensions import disjoint_base
 
-__all__ = ["__version__", "bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_described", "_empty", "_empty_cache", "_force_matmul", "_gather", "_has_coop_matmul", "_has_staged_matmul", "_has_wide_matmul", "_index_select", "_lerp", "_lose_device", "_masked_fill", "_matmul_pipeline", "_memory", "_modules", "_moment", "_multinomial", "_norm", "_normal", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_reset_peak_memory", "_roll", "_scatter", "_sort", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "diag", "diagonal", "dropout", "einsum", "elu", "embedding", "eye", "fold", "from_numpy", "full", "gelu", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nan_to_num", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "tril", "triu", "unfold", "where", "zeros"]
+__all__ = ["__version__", "bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "Device", "GradFn", "Tensor", "_Affine", "_Mha", "_Rnn", "_Weighted", "dtype", "_argsort", "_bernoulli", "_binary", "_build_profile", "_clamp", "_cumulative", "_described", "_empty", "_empty_cache", "_force_matmul", "_gather", "_has_coop_matmul", "_has_staged_matmul", "_has_wide_matmul", "_index_select", "_lerp", "_lose_device", "_masked_fill", "_matmul_pipeline", "_memory", "_modules", "_moment", "_multinomial", "_norm", "_normal", "_precision_bound", "_prod", "_product", "_profile_start", "_profile_stop", "_randint", "_randperm", "_reset_peak_memory", "_roll", "_scatter", "_sort", "_split_on_every_device", "_take_along_dim", "_topk", "_unary", "_update", "adaptive_avg_pool2d", "addcdiv", "addcmul", "addmm", "arange", "avg_pool2d", "backward", "batch_norm", "best_device", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cat", "celu", "conv1d", "conv2d", "conv_transpose2d", "cross_entropy", "devices", "diag", "diagonal", "dropout", "einsum", "elu", "embedding", "eye", "fold", "from_numpy", "full", "gelu", "get_float32_matmul_precision", "group_norm", "hardsigmoid", "hardswish", "hardtanh", "huber_loss", "init_vulkan", "interpolate", "is_eager", "is_grad_enabled", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "linspace", "load", "log_softmax", "logsigmoid", "logsumexp", "manual_seed", "max_pool2d", "mish", "mse_loss", "nan_to_num", "nll_loss", "one_cycle_at", "one_cycle_group", "one_hot", "ones", "op_table", "optimizer_check", "optimizer_step", "pad", "rand", "randn", "realize_", "relu6", "result_type", "save", "scaled_dot_product_attention", "schedule_lr", "selu", "set_eager", "set_float32_matmul_precision", "set_grad_enabled", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "softsign", "stack", "stats", "synchronize", "tensor", "tril", "triu", "unfold", "where", "zeros"]
 
 __version__: Final[str]
 """
@@ -33,6 +33,11 @@ class Device:
     def __hash__(self, /) -> int: ...
     def __repr__(self, /) -> str: ...
     def __str__(self, /) -> str: ...
+    @property
+    def f16_matrix_units(self, /) -> bool2:
+        """
+        Whether float16 products run on matrix units here, where `set_float32_matmul_precision` takes effect.
+        """
     @property
     def index(self, /) -> int: ...
     @property
@@ -513,6 +518,11 @@ def _normal(mean: Any, std: Any, size: SupportsGetItem[int, SupportsIndex] | Non
     `normal(mean, std, size)`: mean and std tensors or numbers; size only when both are numbers.
     """
 
+def _precision_bound(name: str) -> tuple[float, float, float] | None:
+    """
+    The bound a precision's products are held to: (per_term, floor, least), None for "highest".
+    """
+
 def _prod(t: Tensor, dim: SupportsIndex | None = None, keepdim: bool2 = False, dtype: Any | None = None) -> Tensor: ...
 
 def _product(a: Tensor, name: str, b: Tensor) -> Tensor:
@@ -549,6 +559,12 @@ def _scatter(t: Tensor, dim: SupportsIndex, index: Tensor, src: Any, add: bool2,
     """
 
 def _sort(t: Tensor, dim: SupportsIndex, descending: bool2) -> tuple[Tensor, Tensor]: ...
+
+def _split_on_every_device(on: bool2) -> None:
+    """
+    A test hook: split float32 products on every device and shape (`precision`), matrix units or not.
+    """
+
 def _take_along_dim(t: Tensor, indices: Tensor, dim: SupportsIndex | None = None) -> Tensor: ...
 def _topk(t: Tensor, k: SupportsIndex, dim: SupportsIndex, largest: bool2) -> tuple[Tensor, Tensor]: ...
 
@@ -698,6 +714,8 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """
     `gelu(input, approximate)`: x·Φ(x), or its tanh approximation with approximate = "tanh".
     """
+
+def get_float32_matmul_precision() -> str: ...
 
 def group_norm(input: Tensor, num_groups: Any, weight: Tensor | None = None, bias: Tensor | None = None, eps: SupportsFloat | SupportsIndex = 1e-5) -> Tensor:
     """
@@ -867,6 +885,13 @@ def schedule_lr(kind: str, options: dict, base: SupportsFloat | SupportsIndex, e
 
 def selu(input: Tensor) -> Tensor: ...
 def set_eager(on: bool2) -> None: ...
+
+def set_float32_matmul_precision(precision: Any) -> None:
+    """
+    How float32 matrix products are computed, as torch's: "highest" (float32, the default), "high" (three float16
+    products of split operands, about 22 significant bits) or "medium" (one, 11 bits), on devices whose float16
+    products run on matrix units (docs/matmul.md).
+    """
 
 def set_grad_enabled(on: bool2) -> bool2:
     """
