@@ -3,8 +3,10 @@
 // into, in tap order (i, then j) from zero; input a's strides view the source as (N, C, KH, KW, OH, OW). Op 1, max
 // pooling (`Op::MaxPool`): each window's first maximum (as argmax) of image a, output (N, C, OH, OW). Op 2, its
 // gradient (`Op::MaxPoolGrad`): each element of image a adds, in tap order, the gradient b (N, C, OH, OW) of every
-// window whose first maximum it is. extra is (KH, KW, OH, OW), extra2 (stride h, stride w, dilation h, dilation w);
-// info.shape is the output.
+// window whose first maximum it is. Op 3, im2col with a pad (`Op::Unfold`): output (N, C·KH·KW, OH·OW), each element
+// image a's where its tap lies inside the image, else zero. extra is (KH, KW, OH, OW), extra2 (stride h, stride w,
+// dilation h, dilation w), info.prog[0] (pad h, pad w, image h, image w: the pad is the image's zeros before it, which
+// unfold reads and fold leaves out; the image's size for op 3 alone); info.shape is the output.
 // @inputs a b
 // @uses order
 // @uses window
@@ -73,8 +75,8 @@ fn pooled(e: u32) -> vec2<u32> {
 // Ops 0 and 2: image element e adds, in tap order from zero, a term for every window tap (i, j) that reads it: the
 // block element there (fold), or the window's gradient where its first maximum is this element (the pool's gradient).
 fn added(e: u32) -> vec2<u32> {
-    let x = e % dim(3u);
-    let y = (e / dim(3u)) % dim(2u);
+    let x = e % dim(3u) + info.prog[0].y;
+    let y = (e / dim(3u)) % dim(2u) + info.prog[0].x;
     let plane = e / (dim(3u) * dim(2u));
     let base = plane_at(0u, plane);
     let gbase = plane_at(1u, plane);
@@ -116,9 +118,27 @@ fn added(e: u32) -> vec2<u32> {
     return vec2<u32>(bitcast<u32>(acc), 0u);
 }
 
+// Op 3: output element e of (N, C·KH·KW, OH·OW), image a's element under its tap, or zero in the pad.
+fn unfolded(e: u32) -> vec2<u32> {
+    let taps = info.extra.x * info.extra.y;
+    let l = e % dim(2u);
+    let row = (e / dim(2u)) % dim(1u);
+    let n = e / (dim(2u) * dim(1u));
+    let t = row % taps;
+    let y = i32((l / info.extra.w) * info.extra2.x + (t / info.extra.y) * info.extra2.z) - i32(info.prog[0].x);
+    let x = i32((l % info.extra.w) * info.extra2.y + (t % info.extra.y) * info.extra2.w) - i32(info.prog[0].y);
+    if (y < 0 || x < 0 || y >= i32(info.prog[0].z) || x >= i32(info.prog[0].w)) {
+        return vec2<u32>(0u, 0u);
+    }
+    let c = row / taps;
+    let at = i32(info.offset[0]) + i32(n) * stride(0u, 0u) + i32(c) * stride(0u, 1u) + y * stride(0u, 2u) + x * stride(0u, 3u);
+    return a_bits_at(u32(at), info.in_dtype.x);
+}
+
 fn elem(e: u32) -> vec2<u32> {
     switch info.op {
         case 1u: { return pooled(e); }
+        case 3u: { return unfolded(e); }
         default: { return added(e); }
     }
 }

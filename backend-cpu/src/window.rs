@@ -1,6 +1,6 @@
-//! The sliding-window primitives: unfold (im2col) copies the image's six-dim block view; fold (col2im) adds each
-//! block element into the image, so every image element receives its taps in order (i, then j), as the shader adds
-//! them.
+//! The sliding-window primitives: unfold (im2col) copies the image's six-dim block view, or with a pad each output
+//! row from its image row by row, zeros in the pad; fold (col2im) adds each block element outside the pad into the
+//! image, so every image element receives its taps in order (i, then j), as the shader adds them.
 
 use vkml_core::base::dtype::DType;
 use vkml_core::base::view::View;
@@ -13,15 +13,51 @@ use crate::values::{class, encode, f32_bytes, f32_run, gather, load, Values};
 type In<'a> = (&'a [u8], DType, &'a View);
 
 pub fn unfold((bytes, dtype, view): In, w: &Window) -> Vec<u8> {
-    copy((bytes, dtype, &w.blocks(view)))
+    if w.inside([view.shape[2], view.shape[3]]) {
+        return copy((bytes, dtype, &w.blocks(view)));
+    }
+    let size = dtype.itemsize();
+    let (dims, st) = (&view.shape, &view.strides);
+    let ([kh, kw], [oh, ow]) = (w.kernel, w.out);
+    let len = oh * ow * size;
+    let mut out = vec![0u8; dims[0] * dims[1] * kh * kw * len];
+    each_chunk(&mut out, len, |p, row| {
+        let (plane, tap) = (p / (kh * kw), p % (kh * kw));
+        let base = view.offset as isize + (plane / dims[1]) as isize * st[0] + (plane % dims[1]) as isize * st[1];
+        for r in 0..oh {
+            let Some(y) = padded_at(w, 0, r, tap / kw, dims[2]) else { continue };
+            for q in 0..ow {
+                let Some(x) = padded_at(w, 1, q, tap % kw, dims[3]) else { continue };
+                let from = (base + y as isize * st[2] + x as isize * st[3]) as usize * size;
+                let to = (r * ow + q) * size;
+                if let (Some(dst), Some(src)) = (row.get_mut(to..to + size), bytes.get(from..from + size)) {
+                    dst.copy_from_slice(src);
+                }
+            }
+        }
+    });
+    out
+}
+
+/// The image coordinate along spatial dim d that tap `tap` of window `o` reads, or None where it lies in the pad
+/// (before the image, or past its `size`).
+fn padded_at(w: &Window, d: usize, o: usize, tap: usize, size: usize) -> Option<usize> {
+    (o * w.stride[d] + tap * w.dilation[d]).checked_sub(w.pad[d]).filter(|&y| y < size)
 }
 
 /// Each element of `src` (N, C·KH·KW, OH·OW) added into its place of an (N, C, H, W) image of `shape`.
 pub fn fold((bytes, dtype, view): In, w: &Window, shape: &[usize], out: DType) -> Vec<u8> {
     let hw = shape[2] * shape[3];
-    // Image offset of every (i, j, oh, ow) of one channel, in the source's row-major order.
-    let (taps, wins) = offsets(w, shape[3] as isize, 1);
-    let targets: Vec<usize> = taps.iter().flat_map(|&t| wins.iter().map(move |&o| (t + o) as usize)).collect();
+    // Image offset of every (i, j, oh, ow) of one channel, in the source's row-major order (past the plane where the
+    // tap lies in the pad).
+    let ([kh, kw], [oh, ow]) = (w.kernel, w.out);
+    let at = |r, q, i, j| {
+        let y = padded_at(w, 0, r, i, shape[2])?;
+        Some(y * shape[3] + padded_at(w, 1, q, j, shape[3])?)
+    };
+    let taps = (0..kh).flat_map(|i| (0..kw).map(move |j| (i, j)));
+    let wins = |(i, j)| (0..oh).flat_map(move |r| (0..ow).map(move |q| at(r, q, i, j).unwrap_or(usize::MAX)));
+    let targets: Vec<usize> = taps.flat_map(wins).collect();
     let n = shape[0] * shape[1] * hw;
     if let (Some(src), DType::F32) = (f32_run(bytes, dtype, view), out) {
         return f32_bytes(n, |acc| add_planes(src, &targets, hw, acc, |a, x| a + x));
@@ -54,7 +90,9 @@ fn add_planes<T: Copy + Send + Sync>(
         each_chunk(acc, hw, |p, plane| {
             let chunk = src.get(p * targets.len()..(p + 1) * targets.len()).unwrap_or_default();
             for (&t, &x) in targets.iter().zip(chunk) {
-                plane[t] = add(plane[t], x);
+                if let Some(p) = plane.get_mut(t) {
+                    *p = add(*p, x);
+                }
             }
         });
     }

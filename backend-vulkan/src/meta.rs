@@ -22,7 +22,8 @@ pub struct Meta {
     pub strides: [[i32; 8]; 3],
     pub extra: [u32; 4],
     pub extra2: [u32; 4],
-    /// A fused program's words (shaders/fused.wgsl); zeros for every other family.
+    /// A fused program's words (shaders/fused.wgsl); the window family's pad and image size (shaders/window.wgsl);
+    /// zeros for every other family.
     pub prog: [u32; 32],
 }
 

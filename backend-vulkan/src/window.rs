@@ -1,7 +1,7 @@
-//! The sliding-window primitives: unfold (im2col) is a copy of the image's block view (shaders/movement.wgsl);
-//! fold (col2im), max pooling and its gradient compute each output element from its taps (shaders/window.wgsl, whose
-//! op codes these are); a float32 pool's gradient over windows that tile the image, each window from its own taps
-//! (shaders/window_tiles.wgsl).
+//! The sliding-window primitives: unfold (im2col) without a pad is a copy of the image's block view
+//! (shaders/movement.wgsl); unfold with a pad, fold (col2im), max pooling and its gradient compute each output element
+//! from its taps (shaders/window.wgsl, whose op codes these are); a float32 pool's gradient over windows that tile the
+//! image, each window from its own taps (shaders/window_tiles.wgsl).
 
 use vkml_core::backend::Kernel;
 use vkml_core::base::dtype::DType;
@@ -13,9 +13,18 @@ use crate::launch::{slots_grid, Launch};
 use crate::meta::{code, to_u32, Meta};
 use crate::movement::copy_view;
 
+/// Op 3 where the windows reach into the pad (before the image or past its end): the image (N, C, H, W) read where a
+/// tap lies inside it.
 pub fn unfold(k: &Kernel, w: &Window) -> Result<Launch> {
     let a = k.args.first().ok_or_else(|| Error::Backend("unfold without input".into()))?;
-    copy_view(k.out.dtype, &a.buffer, &w.blocks(&a.view))
+    if w.inside([a.view.shape[2], a.view.shape[3]]) {
+        return copy_view(k.out.dtype, &a.buffer, &w.blocks(&a.view));
+    }
+    let mut l = launch(k, w, 3, &[(a.buffer.dtype, &a.view)], vec![a.buffer.clone(), a.buffer.clone()])?;
+    // The image's height and width, which the output's shape does not give.
+    l.meta.prog[2] = to_u32(a.view.shape[2])?;
+    l.meta.prog[3] = to_u32(a.view.shape[3])?;
+    Ok(l)
 }
 
 /// Op 0: the source (N, C·KH·KW, OH·OW) read as (N, C, KH, KW, OH, OW).
@@ -75,6 +84,9 @@ fn launch(
     let ([kh, kw], [oh, ow]) = (w.kernel, w.out);
     meta.extra = [to_u32(kh)?, to_u32(kw)?, to_u32(oh)?, to_u32(ow)?];
     meta.extra2 = [to_u32(w.stride[0])?, to_u32(w.stride[1])?, to_u32(w.dilation[0])?, to_u32(w.dilation[1])?];
+    // The pad, in words a fused program would use (this family reads no program).
+    meta.prog[0] = to_u32(w.pad[0])?;
+    meta.prog[1] = to_u32(w.pad[1])?;
     let slots = if matches!(k.out.dtype, DType::F16 | DType::BF16) { k.out.len.div_ceil(2) } else { k.out.len };
     Ok(Launch { family: "window", meta, inputs, groups: slots_grid(slots) })
 }

@@ -144,7 +144,8 @@ def test_a_training_step_frees_each_layers_values_before_the_next_layers_gradien
     """An Adam step of a two-convolution network, realized at once by `opt.step()`: its kernels run the last layer's
     gradients first, as backward produces them, so the second convolution's unfolded input (3.6 MB at batch 16) is
     freed before its gradient takes the same buffer. Run first-parameter-first, the step held both: a peak of 20.1 MB
-    on cpu and 21.9 on lavapipe, against 16.3 and 18.1 (GPU buffers hold booleans as words)."""
+    on cpu and 21.9 on lavapipe, against 16.3 and 18.1 (GPU buffers hold booleans as words); since the unfold reads
+    its padding as zeros, with no padded copy of each convolution's input, 15.1 and 16.9."""
     model = vkml.nn.Sequential(
         vkml.nn.Conv2d(1, 32, 3, padding=1), vkml.nn.ReLU(), vkml.nn.MaxPool2d(2),
         vkml.nn.Conv2d(32, 64, 3, padding=1), vkml.nn.ReLU(), vkml.nn.MaxPool2d(2),
@@ -163,7 +164,7 @@ def test_a_training_step_frees_each_layers_values_before_the_next_layers_gradien
         vkml.nn.functional.cross_entropy(model(x), y).backward()
         opt.step()
     peak = vkml.max_memory_allocated(device) - base
-    assert peak < (17.0e6 if device in CPUS else 19.0e6), peak
+    assert peak < (15.7e6 if device in CPUS else 17.5e6), peak
 
 
 def test_a_gpu_allocation_past_the_budget_is_out_of_memory_and_the_device_stays_usable():

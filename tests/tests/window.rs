@@ -1,6 +1,6 @@
 //! Unfold, fold (im2col and col2im), max pooling and its gradient on the fast CPU and Vulkan (full and floor) against
-//! the CPU oracle: every dtype, strided sources, stride, dilation, overlapping and uncovered image elements, ties and
-//! NaN in windows — bit for bit, since each output adds its terms in one order on every device.
+//! the CPU oracle: every dtype, strided sources, stride, dilation, pads, overlapping and uncovered image elements,
+//! ties and NaN in windows — bit for bit, since each output adds its terms in one order on every device.
 
 use vkml_core::api::window::{fold_windows, max_pool_grad, max_pool_windows, unfold_windows};
 use vkml_core::base::dtype::DType;
@@ -11,15 +11,25 @@ use vkml_tests::{random_f32, same};
 
 /// Windows beside the image (H, W) they fit.
 const CASES: [(Window, [usize; 2]); 4] = [
-    (Window { kernel: [3, 3], stride: [1, 1], dilation: [1, 1], out: [5, 6] }, [7, 8]),
-    (Window { kernel: [2, 3], stride: [2, 1], dilation: [1, 2], out: [3, 4] }, [7, 8]),
-    (Window { kernel: [1, 1], stride: [2, 3], dilation: [1, 1], out: [4, 3] }, [8, 9]),
-    (Window { kernel: [3, 2], stride: [1, 2], dilation: [2, 1], out: [2, 3] }, [6, 7]),
+    (Window { kernel: [3, 3], stride: [1, 1], dilation: [1, 1], out: [5, 6], pad: [0, 0] }, [7, 8]),
+    (Window { kernel: [2, 3], stride: [2, 1], dilation: [1, 2], out: [3, 4], pad: [0, 0] }, [7, 8]),
+    (Window { kernel: [1, 1], stride: [2, 3], dilation: [1, 1], out: [4, 3], pad: [0, 0] }, [8, 9]),
+    (Window { kernel: [3, 2], stride: [1, 2], dilation: [2, 1], out: [2, 3], pad: [0, 0] }, [6, 7]),
+];
+
+/// Windows reaching into a pad of zeros before the image and past its end: a convolution's padding=1, uneven pads
+/// with dilation and a window past the end's pad by one, padding='same' of an even kernel (no pad before, one after),
+/// and pads wider than the kernel, whose outer windows lie wholly in the pad.
+const PADDED: [(Window, [usize; 2]); 4] = [
+    (Window { kernel: [2, 2], stride: [1, 1], dilation: [1, 1], out: [6, 8], pad: [0, 0] }, [6, 8]),
+    (Window { kernel: [3, 3], stride: [1, 1], dilation: [1, 1], out: [7, 8], pad: [1, 1] }, [7, 8]),
+    (Window { kernel: [2, 3], stride: [2, 1], dilation: [2, 1], out: [4, 9], pad: [2, 1] }, [5, 8]),
+    (Window { kernel: [1, 1], stride: [1, 1], dilation: [1, 1], out: [6, 7], pad: [2, 1] }, [2, 5]),
 ];
 
 #[test]
 fn unfold_and_fold_match_the_oracle() -> Result<()> {
-    for (c, (w, size)) in CASES.into_iter().enumerate() {
+    for (c, (w, size)) in CASES.into_iter().chain(PADDED).enumerate() {
         let (kernel, out) = (w.kernel, w.out);
         for dtype in [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64, DType::Bool] {
             // A transposed image: the unfold reads through strides.
@@ -64,7 +74,7 @@ fn max_pool_and_its_gradient_match_the_oracle() -> Result<()> {
     same(40, |_, dev| {
         let v = [1.0, f32::NAN, 2.0, f32::NAN, -0.0, 0.0, 5.0, 5.0, 3.0];
         let x = vkml_tests::from_f32(&v, &[1, 1, 3, 3], dev)?;
-        let w = Window { kernel: [2, 2], stride: [1, 1], dilation: [1, 1], out: [2, 2] };
+        let w = Window { kernel: [2, 2], stride: [1, 1], dilation: [1, 1], out: [2, 2], pad: [0, 0] };
         let g = vkml_tests::from_f32(&[1.0, 2.0, 4.0, 8.0], &[1, 1, 2, 2], dev)?;
         vkml_core::api::join::cat(
             &[max_pool_windows(&x, w)?.reshape(&[4])?, max_pool_grad(&x, &g, w)?.reshape(&[9])?],
@@ -80,7 +90,7 @@ fn max_pool_and_its_gradient_match_the_oracle() -> Result<()> {
 fn tiling_windows_gradient_matches_the_oracle() -> Result<()> {
     let cases = [([2, 2], [3, 4]), ([3, 2], [2, 3]), ([1, 1], [2, 5]), ([2, 3], [1, 1])];
     for (c, (kernel, out)) in cases.into_iter().enumerate() {
-        let w = Window { kernel, stride: kernel, dilation: [1, 1], out };
+        let w = Window { kernel, stride: kernel, dilation: [1, 1], out, pad: [0, 0] };
         let size = [kernel[0] * out[0], kernel[1] * out[1]];
         same(50 + c as u64, |g, dev| {
             let x = random_f32(g, &[2, 3, size[1], size[0]], -3.0, 3.0, dev)?.unary(UnaryOp::Round)?;
@@ -105,7 +115,7 @@ fn tiling_windows_gradient_matches_the_oracle() -> Result<()> {
             5.0, 7.0, -inf, -inf,
         ];
         let x = vkml_tests::from_f32(&v, &[1, 1, 4, 4], dev)?;
-        let w = Window { kernel: [2, 2], stride: [2, 2], dilation: [1, 1], out: [2, 2] };
+        let w = Window { kernel: [2, 2], stride: [2, 2], dilation: [1, 1], out: [2, 2], pad: [0, 0] };
         let g = vkml_tests::from_f32(&[-0.0, 1.5e-38, 3.0, -2.5], &[1, 1, 2, 2], dev)?;
         max_pool_grad(&x, &g, w)
     })

@@ -1,6 +1,6 @@
-//! The sliding-window primitives over padded images: `unfold_windows` (im2col) and `fold_windows` (col2im, its
-//! adjoint), each the other's gradient, which convolution and `F.unfold`/`F.fold` are written over; and max pooling
-//! with its gradient.
+//! The sliding-window primitives: `unfold_windows` (im2col, reading zeros in its pad) and `fold_windows` (col2im,
+//! its adjoint), each the other's gradient, which convolution and `F.unfold`/`F.fold` are written over; and max
+//! pooling over padded images with its gradient.
 
 use crate::graph::op::{Op, Window};
 use crate::tensor::Tensor;
@@ -20,36 +20,48 @@ pub fn span(w: &Window, d: usize) -> Result<usize> {
         .ok_or_else(|| Error::Runtime("the window's span overflows".into()))
 }
 
-/// That `x` is an (N, C, H, W) image every window of `w` lies inside.
+/// Whether the windows of `w` fit an image of `size` (H, W) with its pad before and after it (one more after, as
+/// padding='same' gives an even kernel).
+fn fits_padded(w: &Window, size: [usize; 2]) -> Result<bool> {
+    for (d, size) in size.into_iter().enumerate() {
+        let room = w.pad[d].checked_mul(2).and_then(|p| p.checked_add(size)?.checked_add(1));
+        let reach = span(w, d)?;
+        if room.is_none_or(|room| reach > room) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// That `x` is an (N, C, H, W) image every window of `w` lies inside (a pool's: its image is padded already).
 fn fit(what: &str, x: &Tensor, w: &Window) -> Result<()> {
     let s = x.shape();
-    if s.len() != 4 || span(w, 0)? > s[2] || span(w, 1)? > s[3] {
+    if s.len() != 4 || w.pad != [0, 0] || span(w, 0)? > s[2] || span(w, 1)? > s[3] {
         return Err(Error::Runtime(format!("{what}: windows {w:?} do not fit an input of size {s:?}")));
     }
     Ok(())
 }
 
-/// `x` (N, C, H, W) as (N, C·KH·KW, OH·OW): every window of `w`, which must lie inside the image.
+/// `x` (N, C, H, W) as (N, C·KH·KW, OH·OW): every window of `w` over the image with `w.pad` zeros before it (and as
+/// many after it as the windows reach).
 pub fn unfold_windows(x: &Tensor, w: Window) -> Result<Tensor> {
-    fit("unfold", x, &w)?;
+    let s = x.shape();
+    if s.len() != 4 || !fits_padded(&w, [s[2], s[3]])? {
+        return Err(Error::Runtime(format!("unfold: windows {w:?} do not fit an input of size {s:?}")));
+    }
     let s = x.shape();
     let rows = product(s[1], product(w.kernel[0], w.kernel[1])?)?;
     let shape = vec![s[0], rows, product(w.out[0], w.out[1])?];
     Tensor::make(Op::Unfold(w), &[x], shape, x.dtype(), x.device())
 }
 
-/// `cols` (N, C·KH·KW, OH·OW) summed back into an (N, C, H, W) image of `size` (H, W): Unfold's adjoint.
+/// `cols` (N, C·KH·KW, OH·OW) summed back into an (N, C, H, W) image of `size` (H, W), the pad left out: Unfold's
+/// adjoint.
 pub fn fold_windows(cols: &Tensor, w: Window, size: [usize; 2]) -> Result<Tensor> {
     let s = cols.shape();
     let k = product(w.kernel[0], w.kernel[1])?;
     let l = product(w.out[0], w.out[1])?;
-    if s.len() != 3
-        || k == 0
-        || !s[1].is_multiple_of(k)
-        || s[2] != l
-        || span(&w, 0)? > size[0]
-        || span(&w, 1)? > size[1]
-    {
+    if s.len() != 3 || k == 0 || !s[1].is_multiple_of(k) || s[2] != l || !fits_padded(&w, size)? {
         return Err(Error::Runtime(format!("fold: windows {w:?} into {size:?} do not match an input of size {s:?}")));
     }
     let shape = vec![s[0], s[1] / k, size[0], size[1]];

@@ -179,18 +179,33 @@ pub fn fits(steps: &[Step]) -> bool {
     depth == 1 && most <= FUSED_DEPTH && words <= FUSED_WORDS
 }
 
-/// The windows of `Op::Unfold` and `Op::Fold` over an image that is already padded: kernel, stride and dilation per
-/// spatial dim, and the number of window positions along each (OH, OW).
+/// The windows of the window ops: kernel, stride and dilation per spatial dim, the number of window positions along
+/// each (OH, OW), and `pad`, the zeros before the image along each dim that `Op::Unfold` reads (and any past its end
+/// that the windows reach) and `Op::Fold` leaves out of its image. The pools take images already padded with their
+/// own value, and a pad of zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Window {
     pub kernel: [usize; 2],
     pub stride: [usize; 2],
     pub dilation: [usize; 2],
     pub out: [usize; 2],
+    pub pad: [usize; 2],
 }
 
 impl Window {
-    /// The image view (N, C, H, W) read as (N, C, KH, KW, OH, OW): tap (i, j) of block (oh, ow). Unfold copies it.
+    /// Whether every tap of every window lies inside an image of `size` (H, W), reading none of the pad.
+    pub fn inside(&self, size: [usize; 2]) -> bool {
+        let last = |d: usize| {
+            let steps = self.out[d].saturating_sub(1).checked_mul(self.stride[d]);
+            steps
+                .zip(self.kernel[d].saturating_sub(1).checked_mul(self.dilation[d]))
+                .and_then(|(a, b)| a.checked_add(b))
+        };
+        self.pad == [0, 0] && (0..2).all(|d| self.out[d] == 0 || last(d).is_some_and(|l| l < size[d]))
+    }
+
+    /// The image view (N, C, H, W) read as (N, C, KH, KW, OH, OW): tap (i, j) of block (oh, ow), for a pad of zero.
+    /// Unfold copies it.
     pub fn blocks(&self, image: &crate::base::view::View) -> crate::base::view::View {
         let s = &image.strides;
         let step = |d: usize, by: usize| s[d] * by as isize;
@@ -286,10 +301,10 @@ pub enum Op {
         log: bool,
     },
     /// im2col: source (N, C, H, W) to (N, C·KH·KW, OH·OW), element (n, (c, i, j), (oh, ow)) being
-    /// x[n, c, oh·sh + i·dh, ow·sw + j·dw] (the window never leaves the image: padding is a separate op).
+    /// x[n, c, oh·sh + i·dh − ph, ow·sw + j·dw − pw], zero where that is outside the image (the window's pad).
     Unfold(Window),
-    /// col2im, Unfold's adjoint: source (N, C·KH·KW, OH·OW) to (N, C, H, W) of the node's shape, each element the
-    /// sum of the source elements Unfold would read it into, added in tap order (i, then j) from zero, in f32 for
+    /// col2im, Unfold's adjoint: source (N, C·KH·KW, OH·OW) to (N, C, H, W) of the node's shape (the pad left out),
+    /// each element the sum of the source elements Unfold would read it into, added in tap order (i, then j) from zero, in f32 for
     /// 16-bit floats and exactly for integers, so every device gives the same bytes.
     Fold(Window),
     /// Max pooling of the padded image source (N, C, H, W) to (N, C, OH, OW): each window's first maximum, as

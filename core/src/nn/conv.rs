@@ -208,18 +208,24 @@ pub fn conv2d(
             [(total[0] / 2, total[0] - total[0] / 2), (total[1] / 2, total[1] - total[1] / 2)]
         }
     };
-    let xp = pad2d(x, pads, Scalar::Int(0))?;
-    let (hp, wp) = (xp.shape()[2], xp.shape()[3]);
+    let padded = |d: usize, (lo, hi): (usize, usize)| {
+        x.shape()[2 + d].checked_add(lo).and_then(|s| s.checked_add(hi)).ok_or_else(|| {
+            Error::Runtime(format!("conv2d: padding {pads:?} of an input of size {:?} overflows", x.shape()))
+        })
+    };
+    let (hp, wp) = (padded(0, pads[0])?, padded(1, pads[1])?);
     let out = [out_size(hp, kh, stride[0], dilation[0], false)?, out_size(wp, kw, stride[1], dilation[1], false)?];
     // im2col and one product, K in (c, i, j) order as the weight's layout; a 1x1 kernel at stride 1 reads the image
     // as it is. The product is taken transposed, (N, groups, OH·OW, K) @ (groups, K, O/groups), and its output
     // permuted back: the image's positions are then its rows, which the GPU's tall register-blocked tiles take,
     // where O (often 32 or 64) would leave them half empty; its gradients get the same shapes.
     let (g, l) = (groups as i64, (out[0] * out[1]) as i64);
-    let cols = if [kh, kw, stride[0], stride[1]] == [1, 1, 1, 1] {
-        xp.reshape(&[n as i64, c as i64, l])?
+    // The unfold reads the padding's zeros itself (its low side; windows reaching past the end read zeros there).
+    let pad = [pads[0].0, pads[1].0];
+    let cols = if [kh, kw, stride[0], stride[1]] == [1, 1, 1, 1] && pads == [(0, 0), (0, 0)] {
+        x.reshape(&[n as i64, c as i64, l])?
     } else {
-        unfold_windows(&xp, Window { kernel: [kh, kw], stride, dilation, out })?
+        unfold_windows(x, Window { kernel: [kh, kw], stride, dilation, out, pad })?
     };
     let k = (cg * kh * kw) as i64;
     let wt = weight.reshape(&[g, (o / groups) as i64, k])?.transpose(1, 2)?;
@@ -262,7 +268,7 @@ pub fn max_pool2d(
         _ => Scalar::Float(f64::NEG_INFINITY),
     };
     let xp = pad2d(x, pads, lowest)?;
-    let win = Window { kernel, stride, dilation, out };
+    let win = Window { kernel, stride, dilation, out, pad: [0, 0] };
     // Each window's first maximum; its gradient goes to that tap alone, as torch's.
     let values = max_pool_windows(&xp, win)?;
     if !return_indices {
@@ -323,7 +329,7 @@ pub fn avg_pool2d(
     // ceil_mode's last windows may run past the padded input: they read zeros there, and no divisor counts them.
     let (out, pads) = pooled(size, kernel, stride, padding, [1, 1], ceil_mode)?;
     let xp = pad2d(x, pads, Scalar::Int(0))?;
-    let taps = tap_stack(&xp, &Window { kernel, stride, dilation: [1, 1], out })?;
+    let taps = tap_stack(&xp, &Window { kernel, stride, dilation: [1, 1], out, pad: [0, 0] })?;
     // Every window divides by the kernel's size: float windows take their mean.
     let overhang = pads.iter().zip(padding).any(|(&(_, after), p)| after > p);
     let whole = divisor_override.is_none() && count_include_pad && !overhang;

@@ -1,11 +1,9 @@
 //! `unfold` (torch's `F.unfold`, im2col) and `fold` (`F.fold`, col2im) with torch's padding, checks and messages,
-//! over the window primitives: unfold pads and unfolds; fold folds into the padded image and crops it.
+//! over the window primitives, which read the padding's zeros (unfold) and leave it out of the image (fold).
 
 use crate::api::window::{fold_windows, unfold_windows};
 use crate::base::dtype::DType;
-use crate::base::scalar::Scalar;
 use crate::graph::op::Window;
-use crate::nn::conv::pad2d;
 use crate::tensor::Tensor;
 use crate::util::error::{Error, Result};
 
@@ -43,7 +41,7 @@ impl Blocks {
             let span = self.dilation[d].checked_mul(self.kernel[d] - 1)?.checked_add(1)?;
             out[d] = padded.checked_sub(span)? / self.stride[d] + 1;
         }
-        Some(Window { kernel: self.kernel, stride: self.stride, dilation: self.dilation, out })
+        Some(Window { kernel: self.kernel, stride: self.stride, dilation: self.dilation, out, pad: self.padding })
     }
 
     /// torch's count of blocks along dim d (negative where none fit), for its messages.
@@ -64,10 +62,6 @@ impl Blocks {
             text += &format!(", stride={}", tuple(self.stride));
         }
         text
-    }
-
-    fn pads(&self) -> [(usize, usize); 2] {
-        [(self.padding[0], self.padding[0]), (self.padding[1], self.padding[1])]
     }
 }
 
@@ -112,7 +106,7 @@ pub fn unfold(x: &Tensor, kernel: Pair, dilation: Pair, padding: Pair, stride: P
             b.count(size, 1)
         ))
     })?;
-    let cols = unfold_windows(&pad2d(&x4, b.pads(), Scalar::Int(0))?, w)?;
+    let cols = unfold_windows(&x4, w)?;
     if s.len() == 3 {
         cols.squeeze(Some(&[0]))
     } else {
@@ -153,13 +147,10 @@ pub fn fold(x: &Tensor, size: Pair, kernel: Pair, dilation: Pair, padding: Pair,
             c0 * c1
         ))
     })?;
-    let padded = [size[0] + 2 * b.padding[0], size[1] + 2 * b.padding[1]];
-    let image = fold_windows(&x3, w, padded)?;
-    let [ph, pw] = b.padding;
-    let crop = image.derive(|v| Ok(v.slice(2, ph, ph + size[0], 1).slice(3, pw, pw + size[1], 1)))?.contiguous()?;
+    let image = fold_windows(&x3, w, size)?;
     if s.len() == 2 {
-        crop.squeeze(Some(&[0]))
+        image.squeeze(Some(&[0]))
     } else {
-        Ok(crop)
+        Ok(image)
     }
 }
