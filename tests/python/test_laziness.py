@@ -172,6 +172,43 @@ def test_scalar_constants_of_one_value_run_once_per_realization(device):
     assert zero.item() == 0.0
 
 
+def test_the_optimizer_step_computes_the_loss_too(device):
+    """A training step's loss is computed by the realization `opt.step()` asks for (its backward's one-element root
+    goes with the next realization), so reading it afterwards costs none of its own; a loss nobody holds any more
+    is not computed, and the values are the ones a realization of their own gives."""
+    rng = np.random.default_rng(3)
+    x = vkml.tensor(rng.standard_normal((8, 5)).astype(np.float32), device=device)
+    model = vkml.nn.Linear(5, 3).to(device)
+    opt = vkml.optim.SGD(model.parameters(), lr=0.1)
+    losses, counts = [], []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = (model(x) ** 2).mean()
+        want = float(np.mean(np.square(x.numpy() @ model.weight.numpy().T + model.bias.numpy())))
+        loss.backward()
+        before = vkml.stats()
+        opt.step()
+        loss.item()
+        counts.append(_delta(before)["realizations"])
+        losses.append((loss.item(), want))
+    assert counts == [1, 1, 1], counts
+    for got, want in losses:
+        assert abs(got - want) <= 1e-5 * abs(want), losses
+    if device in CPUS:
+        return  # the CPU backend counts no dispatches
+    work = []
+    for keep in (True, False):
+        opt.zero_grad()
+        loss = (model(x) ** 2).mean()
+        loss.backward()
+        if not keep:
+            del loss  # dropped before the step: the step computes the parameters' updates alone
+        before = vkml.stats()
+        opt.step()
+        work.append(_delta(before)["dispatches"])
+    assert work[0] > work[1], work
+
+
 def test_eager_mode(eager, device):
     assert vkml.is_eager()
     x = vkml.ones(3, 4, device=device)

@@ -10,6 +10,7 @@ use crate::api::elementwise::binary;
 use crate::api::Tensor;
 use crate::base::scalar::Scalar;
 use crate::graph::op::BinaryOp;
+use crate::plan::run::realize_with_next;
 use crate::tensor::grad::set_grad_enabled;
 use crate::tensor::promote::Operand;
 use crate::util::error::{Error, Result};
@@ -34,6 +35,10 @@ pub fn backward(outputs: &[(Tensor, Option<Tensor>)], retain_graph: bool, inputs
     let prev = set_grad_enabled(false);
     let r = run(outputs, retain_graph, targets.as_ref());
     set_grad_enabled(prev);
+    // A loss is read after the optimizer's step, whose realization computes it too instead of one of its own.
+    for (t, _) in outputs.iter().filter(|(t, _)| t.numel() == 1) {
+        realize_with_next(&t.node());
+    }
     r
 }
 

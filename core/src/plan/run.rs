@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -47,6 +47,28 @@ pub fn note_built() -> bool {
     is_eager() || pending > PENDING_LIMIT
 }
 
+/// One-element tensors a backward pass started from (a loss), realized with the next realization: a training loop
+/// reads its loss after `opt.step()`, which would otherwise cost it a realization (on a GPU, a submission) of its own.
+/// Held weakly: a loss nobody keeps is not computed.
+static COMPANIONS: Mutex<Vec<Weak<Node>>> = Mutex::new(Vec::new());
+
+/// Realize `node` with the next realization, if it is still pending and held then.
+pub fn realize_with_next(node: &Arc<Node>) {
+    if !node.is_realized() {
+        COMPANIONS.lock().unwrap_or_else(|e| e.into_inner()).push(Arc::downgrade(node));
+    }
+}
+
+/// The companions still held and pending, before `roots` (walked last: `schedule` keeps the roots' own order).
+fn with_companions(mut roots: Vec<Arc<Node>>) -> Vec<Arc<Node>> {
+    let waiting = std::mem::take(&mut *COMPANIONS.lock().unwrap_or_else(|e| e.into_inner()));
+    let live: Vec<Arc<Node>> = waiting.iter().filter_map(Weak::upgrade).filter(|n| !n.is_realized()).collect();
+    if !live.is_empty() {
+        roots.splice(0..0, live);
+    }
+    roots
+}
+
 /// Realize `roots`, waiting natively (a browser cannot wait: there `realize_async` is awaited instead).
 pub fn realize_nodes(roots: Vec<Arc<Node>>) -> Result<()> {
     dispatch::block_on(realize_async(roots))
@@ -60,6 +82,7 @@ pub type Local<T> = Pin<Box<dyn Future<Output = Result<T>>>>;
 fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
     Box::pin(async move {
         let timing = span(Counter::HostScheduleNs);
+        let roots = with_companions(roots);
         let order = schedule(&roots);
         timing.end();
         if order.is_empty() {
