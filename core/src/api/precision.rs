@@ -2,15 +2,14 @@
 //! default, as torch's TF32 switch). Each operand row (of `a`) and column (of `b`) is scaled by an exact power of
 //! two that brings its largest magnitude to [2^12, 2^15), inside float16's range. "medium" multiplies the scaled
 //! operands' float16 roundings once (11 significant bits, TF32's precision); "high" splits each scaled operand into
-//! a float16 head and the float16 rounding of its remainder and sums three products in one (about 22 bits); the
-//! float32 accumulation then undoes the scales. They apply where the device multiplies float16 on matrix units and
+//! a float16 head and the float16 rounding of its remainder and sums three products (about 22 bits); the float32
+//! result then undoes the scales. They apply where the device multiplies float16 on matrix units and
 //! m, n and K are multiples of 16 (`DeviceInfo::f16_matrix_units`); a test hook applies them on every device and
 //! shape, so that devices without such units check the arithmetic too. docs/matmul.md derives the bounds.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use crate::api::elementwise::{binary, plus, s, scale, t, where_};
-use crate::api::join::cat;
+use crate::api::elementwise::{binary, plus, s, scale, t};
 use crate::base::dtype::DType;
 use crate::dispatch;
 use crate::graph::op::{BinaryOp, Op, UnaryOp};
@@ -115,51 +114,59 @@ struct Parts {
     /// The scaled operand's float16 rounding, where a nonzero value that rounds to zero keeps float16's least
     /// subnormal with its sign instead: an infinity it meets gives float32's infinity, not 0·∞ = NaN.
     head: Tensor,
-    /// The head with infinities and NaN made zero, for the products beside the remainders.
+    /// The head with infinities clamped to ±2^15, for the products beside the remainders (no ∞·0 there).
     finite_head: Tensor,
-    /// The float16 rounding of scaled value − head, zero where the value is not finite.
+    /// The float16 rounding of scaled value − head, zero for an infinity.
     rest: Tensor,
     /// The exponent t of the scale 2^t, along the reduced dim.
     shift: Tensor,
 }
 
-/// t = clamp(13 − floor(log2 m), −126, 127) for m the largest finite magnitude along `dim`: 2^t brings m to
-/// [2^12, 2^15) (log2 within a few ulp may put floor one off at a power of two) and is a normal float. An infinity
-/// stays infinite scaled; a zero or subnormal m takes 2^127; NaN is excluded from m by the comparison and stays NaN.
+/// `x` clamped to ±2^15: an infinity becomes a float16 exactly, NaN stays NaN, the scaled values stay as they are.
+fn clamped(x: &Tensor) -> Result<Tensor> {
+    let top = 2f64.powi(15);
+    binary(&t(&binary(&t(x), &s(-top), BinaryOp::Maximum)?), &s(top), BinaryOp::Minimum)
+}
+
+/// Scaled by 2^t, t = clamp(13 − floor(log2 m), −126, 127) for m the largest magnitude along `dim`: 2^t brings m to
+/// [2^12, 2^15) (log2 within a few ulp may put floor one off at a power of two) and is a normal float. A zero or
+/// subnormal m takes 2^127; an infinite one 2^−126, whose row's (column's) outputs are infinite or NaN whatever its
+/// finite values are, so long as the nonzero ones stay nonzero (the head's least subnormal); NaN stays NaN. Every
+/// step but the casts is float32 arithmetic, which the planner fuses.
 fn split(x: &Tensor, dim: i64, rest: bool) -> Result<Parts> {
-    let magnitude = x.unary(UnaryOp::Abs)?;
-    let finite = binary(&t(&magnitude), &s(f64::INFINITY), BinaryOp::Lt)?;
-    let top = where_(&finite, &t(&magnitude), &s(0.0))?.amax(Some(&[dim]), true)?;
+    let top = x.unary(UnaryOp::Abs)?.amax(Some(&[dim]), true)?;
     let e = top.unary(UnaryOp::Log2)?.unary(UnaryOp::Floor)?;
     let shift = plus(&e.neg()?, 13.0)?;
     let shift = binary(&t(&binary(&t(&shift), &s(-126.0), BinaryOp::Maximum)?), &s(127.0), BinaryOp::Minimum)?;
     let scaled = binary(&t(x), &t(&shift.unary(UnaryOp::Exp2)?), BinaryOp::Mul)?;
     let rounded = scaled.to_dtype(DType::F16)?.to_dtype(DType::F32)?;
-    let zero = binary(&t(&rounded), &s(0.0), BinaryOp::Eq)?;
-    let lost = binary(&t(&zero), &t(&binary(&t(x), &s(0.0), BinaryOp::Ne)?), BinaryOp::BitAnd)?;
-    let least = binary(&s(2f64.powi(-24)), &t(x), BinaryOp::CopySign)?;
-    let head32 = where_(&lost, &t(&least), &t(&rounded))?;
+    // min(|x|·2^130, 2^−24) is 2^−24 for every nonzero float32 |x| (a GPU that flushes float32 subnormals loses
+    // those below 2^−126 here) and 0 for zero: the head's magnitude is at least that.
+    let tiny = scale(&scale(&scaled.unary(UnaryOp::Abs)?, 2f64.powi(65))?, 2f64.powi(65))?;
+    let tiny = binary(&t(&tiny), &s(2f64.powi(-24)), BinaryOp::Minimum)?;
+    let least = binary(&t(&rounded.unary(UnaryOp::Abs)?), &t(&tiny), BinaryOp::Maximum)?;
+    let head32 = binary(&t(&least), &t(&scaled), BinaryOp::CopySign)?;
     let head = head32.to_dtype(DType::F16)?;
     if !rest {
         return Ok(Parts { finite_head: head.clone(), rest: head.clone(), head, shift });
     }
-    let finite_head = where_(&finite, &t(&head32), &s(0.0))?.to_dtype(DType::F16)?;
-    let rest = where_(&finite, &t(&scaled.sub(&head32)?), &s(0.0))?.to_dtype(DType::F16)?;
-    Ok(Parts { head, finite_head, rest, shift })
+    let finite32 = clamped(&head32)?;
+    let rest = clamped(&scaled)?.sub(&finite32)?.to_dtype(DType::F16)?;
+    Ok(Parts { head, finite_head: finite32.to_dtype(DType::F16)?, rest, shift })
 }
 
 fn product(a: &Tensor, b: &Tensor, precision: Precision) -> Result<Tensor> {
     let high = precision == Precision::High;
     let (a, b) = (split(a, -1, high)?, split(b, -2, high)?);
     let (ta, tb) = (&a.shift, &b.shift);
+    let scaled = a.head.matmul_acc(&b.head)?;
     let scaled = if high {
-        // One product over K′ = 3K, accumulated together in float32: ah·bh + ah·bl + al·bh, infinities only in the
-        // first (the others take the finite heads, so that no ∞·0 arises where float32 has none).
-        let a3 = cat(&[a.head, a.finite_head, a.rest], -1)?;
-        let b3 = cat(&[b.head, b.rest, b.finite_head], -2)?;
-        a3.matmul_acc(&b3)?
+        // ah·bl + al·bh, then ah·bh: three products of K terms each, summed in float32 (within γ(3K) as one sum of
+        // their 3K terms would be), infinities in the last alone.
+        let small = a.finite_head.matmul_acc(&b.rest)?.add(&a.rest.matmul_acc(&b.finite_head)?)?;
+        small.add(&scaled)?
     } else {
-        a.head.matmul_acc(&b.head)?
+        scaled
     };
     // c = c'·2^−(ta + tb), applied as 2^h·2^(v − h) with h = floor(v/2): each factor a normal float, and neither
     // step leaves the range unless the result does.
