@@ -220,9 +220,9 @@ SURVIVOR_NOTES: dict[str, str] = {
 # way, which lavapipe rarely does. mutate.py reports them as races and --export-races sends them to a real GPU.
 RACES: dict[str, str] = {
     "4b545c18f3": "a subgroup puts the next slices while another still loads the last step's tiles: survived one run"
-    " of the forced tests on an H100 (2026-12-07), whose 2,064-deep exact product did not show it",
+    " of the forced tests on an H100 (2026-12-07), killed in the 20th of twenty later runs",
     "d364b473d0": "subgroups load tiles other subgroups may not have put yet: survived one run of the forced tests on"
-    " an H100 (2026-12-07), whose 2,064-deep exact product did not show it",
+    " an H100 (2026-12-07), killed in the 3rd of twenty later runs",
     "0f4dc73645": "lane 0 reads sums[0] without the barrier after the tree's last step, racing lane 1's write of"
     " sums[1] into it: lavapipe's lockstep workgroups hide it",
     "27c839cd3f": "lane 0 reads bests[0] without the barrier after the tree's last step, racing lane 1's write of"
