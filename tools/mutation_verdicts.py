@@ -50,6 +50,11 @@ _IDEMPOTENT = (
 )
 _NEVER_WINS = "the empty partial's index: its key is below every element's, so it never reaches a tie"
 EQUIVALENT: dict[str, str] = {
+    "89c1219fbe": "block() returns −2 for no block: its callers test r < 0 and q < 0, which −2 passes as −1 does",
+    "1242b5da4c": "block() returns −2 for no block: its callers test r < 0 and q < 0, which −2 passes as −1 does",
+    "84ce2ba4d9": "a bool fold stores 2 for true: every reader takes a bool word's truth as nonzero (the loaders in"
+    " load.wgsl.in, the host's read in backend-vulkan/src/buffer.rs)",
+    "8d68ab8784": "sets .y of a bool fold's result: the bits driver stores .y for int64 outputs only",
     # matmul_coop_staged (judged on an H100, 2026-12-07)
     "38d39c6d78": _PREFETCH,
     "fd3f0ffb5f": _PREFETCH,
