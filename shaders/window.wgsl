@@ -131,8 +131,8 @@ fn unfolded(e: u32) -> vec2<u32> {
         return vec2<u32>(0u, 0u);
     }
     let c = row / taps;
-    let at = i32(info.offset[0]) + i32(n) * stride(0u, 0u) + i32(c) * stride(0u, 1u) + y * stride(0u, 2u) + x * stride(0u, 3u);
-    return a_bits_at(u32(at), info.in_dtype.x);
+    let plane = i32(info.offset[0]) + i32(n) * stride(0u, 0u) + i32(c) * stride(0u, 1u);
+    return a_bits_at(u32(plane + y * stride(0u, 2u) + x * stride(0u, 3u)), info.in_dtype.x);
 }
 
 fn elem(e: u32) -> vec2<u32> {

@@ -347,8 +347,7 @@ fn _split_on_every_device(on: bool) {
 /// The bound a precision's products are held to: (per_term, floor, least), None for "highest".
 #[pyfunction]
 fn _precision_bound(name: &str) -> Option<(f64, f64, f64)> {
-    let p = precision::Precision::ALL.into_iter().find(|p| p.name() == name)?;
-    precision::bound(p).map(|b| (b.per_term, b.floor, b.least))
+    precision::bound(precision::Precision::from_name(name)?).map(|b| (b.per_term, b.floor, b.least))
 }
 
 #[pyfunction]

@@ -38,6 +38,11 @@ impl Precision {
             Precision::Medium => "medium",
         }
     }
+
+    /// The precision of torch's name.
+    pub fn from_name(name: &str) -> Option<Precision> {
+        Precision::ALL.into_iter().find(|p| p.name() == name)
+    }
 }
 
 static PRECISION: AtomicU8 = AtomicU8::new(0);
@@ -50,12 +55,12 @@ pub fn float32_matmul_precision() -> Precision {
 /// Set it by torch's name ("highest", "high" or "medium"). torch warns and ignores any other string; vkml refuses
 /// it, since a misspelt mode would silently keep float32.
 pub fn set_float32_matmul_precision(name: &str) -> Result<()> {
-    let Some(i) = Precision::ALL.iter().position(|p| p.name() == name) else {
+    let Some(precision) = Precision::from_name(name) else {
         return Err(Error::Value(format!(
             "set_float32_matmul_precision expects 'highest', 'high' or 'medium', got '{name}'"
         )));
     };
-    PRECISION.store(i as u8, Ordering::Relaxed);
+    PRECISION.store(precision as u8, Ordering::Relaxed);
     Ok(())
 }
 

@@ -10,14 +10,9 @@ fn product(a: usize, b: usize) -> Result<usize> {
     a.checked_mul(b).ok_or_else(|| Error::Runtime(format!("the window size {a}·{b} overflows")))
 }
 
-/// The span of image a window of `w` needs along dim d: (out − 1)·stride + dilation·(kernel − 1) + 1.
-pub fn span(w: &Window, d: usize) -> Result<usize> {
-    let steps = w.out[d].saturating_sub(1).checked_mul(w.stride[d]);
-    let reach = w.kernel[d].saturating_sub(1).checked_mul(w.dilation[d]);
-    steps
-        .zip(reach)
-        .and_then(|(a, b)| a.checked_add(b)?.checked_add(1))
-        .ok_or_else(|| Error::Runtime("the window's span overflows".into()))
+/// The span of image a window of `w` needs along dim d (`Window::span`), or an error where it overflows.
+fn span(w: &Window, d: usize) -> Result<usize> {
+    w.span(d).ok_or_else(|| Error::Runtime("the window's span overflows".into()))
 }
 
 /// Whether the windows of `w` fit an image of `size` (H, W) with its pad before and after it (one more after, as
@@ -49,7 +44,6 @@ pub fn unfold_windows(x: &Tensor, w: Window) -> Result<Tensor> {
     if s.len() != 4 || !fits_padded(&w, [s[2], s[3]])? {
         return Err(Error::Runtime(format!("unfold: windows {w:?} do not fit an input of size {s:?}")));
     }
-    let s = x.shape();
     let rows = product(s[1], product(w.kernel[0], w.kernel[1])?)?;
     let shape = vec![s[0], rows, product(w.out[0], w.out[1])?];
     Tensor::make(Op::Unfold(w), &[x], shape, x.dtype(), x.device())

@@ -193,15 +193,17 @@ pub struct Window {
 }
 
 impl Window {
+    /// The span of image the windows need along spatial dim d, (out − 1)·stride + dilation·(kernel − 1) + 1; None
+    /// where it overflows.
+    pub fn span(&self, d: usize) -> Option<usize> {
+        let steps = self.out[d].saturating_sub(1).checked_mul(self.stride[d])?;
+        let reach = self.kernel[d].saturating_sub(1).checked_mul(self.dilation[d])?;
+        steps.checked_add(reach)?.checked_add(1)
+    }
+
     /// Whether every tap of every window lies inside an image of `size` (H, W), reading none of the pad.
     pub fn inside(&self, size: [usize; 2]) -> bool {
-        let last = |d: usize| {
-            let steps = self.out[d].saturating_sub(1).checked_mul(self.stride[d]);
-            steps
-                .zip(self.kernel[d].saturating_sub(1).checked_mul(self.dilation[d]))
-                .and_then(|(a, b)| a.checked_add(b))
-        };
-        self.pad == [0, 0] && (0..2).all(|d| self.out[d] == 0 || last(d).is_some_and(|l| l < size[d]))
+        self.pad == [0, 0] && (0..2).all(|d| self.out[d] == 0 || self.span(d).is_some_and(|s| s <= size[d]))
     }
 
     /// The image view (N, C, H, W) read as (N, C, KH, KW, OH, OW): tap (i, j) of block (oh, ow), for a pad of zero.
@@ -304,8 +306,8 @@ pub enum Op {
     /// x[n, c, oh·sh + i·dh − ph, ow·sw + j·dw − pw], zero where that is outside the image (the window's pad).
     Unfold(Window),
     /// col2im, Unfold's adjoint: source (N, C·KH·KW, OH·OW) to (N, C, H, W) of the node's shape (the pad left out),
-    /// each element the sum of the source elements Unfold would read it into, added in tap order (i, then j) from zero, in f32 for
-    /// 16-bit floats and exactly for integers, so every device gives the same bytes.
+    /// each element the sum of the source elements Unfold would read it into, added in tap order (i, then j) from
+    /// zero, in f32 for 16-bit floats and exactly for integers, so every device gives the same bytes.
     Fold(Window),
     /// Max pooling of the padded image source (N, C, H, W) to (N, C, OH, OW): each window's first maximum, as
     /// argmax picks it (the first NaN, else the first of the largest), its bits moved.
