@@ -118,8 +118,8 @@ def train_vkml(args, data, dev):
             pending.append(loss)
             seen += len(idx)
             if step % 20 == 19 or step == steps_per_epoch - 1:
-                vkml.realize(*pending)
-                losses += [p.item() for p in pending]
+                # One read for the last steps' losses: a read per loss would wait on the device once for each.
+                losses += vkml.stack(pending).tolist()
                 pending = []
                 rate = (seen - n0) / max(time.time() - t0, 1e-9)
                 print(bar(step + 1, steps_per_epoch, losses[-1], rate), end="", flush=True)

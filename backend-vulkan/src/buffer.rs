@@ -1,6 +1,7 @@
 //! GPU buffers as u32 words (f16/bf16 packed two per word, int64 as two words, bool one word), a pool that reuses
 //! freed buffers by size, and the NumPy-layout conversion on upload and readback.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -64,8 +65,12 @@ impl Drop for GpuBuffer {
     }
 }
 
-/// NumPy-layout bytes to GPU words (bool bytes widen to words; everything is padded to 4 bytes).
-pub fn to_words(dtype: DType, bytes: &[u8]) -> Vec<u8> {
+/// NumPy-layout bytes to GPU words (bool bytes widen to words; everything is padded to 4 bytes). Bytes that are
+/// already words are written as they are: an input batch is not copied once more on its way to the queue.
+pub fn to_words(dtype: DType, bytes: &[u8]) -> Cow<'_, [u8]> {
+    if dtype != DType::Bool && bytes.len().is_multiple_of(4) {
+        return Cow::Borrowed(bytes);
+    }
     let mut out: Vec<u8> = match dtype {
         DType::Bool => bytes.iter().flat_map(|&b| [(b != 0) as u8, 0, 0, 0]).collect(),
         _ => bytes.to_vec(),
@@ -73,7 +78,7 @@ pub fn to_words(dtype: DType, bytes: &[u8]) -> Vec<u8> {
     while !out.len().is_multiple_of(4) {
         out.push(0);
     }
-    out
+    Cow::Owned(out)
 }
 
 /// GPU words back to NumPy-layout bytes for `len` elements.

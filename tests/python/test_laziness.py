@@ -153,6 +153,21 @@ def test_realize_several_tensors_in_one_submission(device):
     assert d["realizations"] == 1 and (device in CPUS or d["submissions"] == 1), d
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bool"])
+def test_host_values_go_up_from_the_host(dtype, device):
+    """`from_numpy(a).to(device)` uploads a's bytes from where they are: one realization, nothing computed or read back
+    on the CPU first (which cost a realization there and two more copies of each input batch); an odd count of
+    float16 values and bool bytes are padded or widened to words on a GPU."""
+    a = (np.arange(7) % 3 == 1) if dtype == "bool" else np.linspace(-2, 2, 7).astype(dtype)
+    target = "cpu:reference" if device == "cpu" else device
+    before = vkml.stats()
+    t = vkml.from_numpy(a).to(target)
+    vkml.realize(t)
+    d = _delta(before)
+    assert d["realizations"] == 1 and d["bytes_downloaded"] == 0 and d["bytes_uploaded"] == a.nbytes, d
+    assert t.device == target and t.numpy().tolist() == a.tolist()
+
+
 def test_scalar_constants_of_one_value_run_once_per_realization(device):
     """Each `where(mask, x, 0)` reads its 0 as a 0-d constant; a realization computes one of them, not one per select
     (plan/twins.rs), and each select still gets its own values, also after the realization."""

@@ -131,9 +131,18 @@ fn realize_async(roots: Vec<Arc<Node>>) -> Local<()> {
                             .remove(&node.id)
                             .and_then(|s| s.into_iter().next())
                             .ok_or_else(|| Error::Backend("transfer without source".into()))?;
-                        let bytes = read_node_async(&src.node).await?;
+                        // Values still held on the host (`from_numpy(a).to(device)`) go up from there: realizing
+                        // and reading back a copy on the source device first would copy them twice more.
+                        let read;
+                        let bytes: &[u8] = match &src.node.op {
+                            Op::Data(h) if h.dtype == node.dtype => &h.bytes,
+                            _ => {
+                                read = read_node_async(&src.node).await?;
+                                &read
+                            }
+                        };
                         bump(Counter::BytesUploaded, bytes.len() as u64);
-                        b.upload(node.device, node.dtype, &bytes)?
+                        b.upload(node.device, node.dtype, bytes)?
                     }
                     op => {
                         let out = match reuse.take(node.device, node.dtype, node.numel()) {
