@@ -1,7 +1,9 @@
 // Reductions (op 0 sum, 1 max, 2 argmax, 3 min, 4 argmin, 5 prod) over the trailing extra.x dims of a view: one
 // workgroup per output, each invocation folding a fixed strided subset in index order and a fixed tree combining
-// them; or, for short rows (extra.z = 1), one invocation per output folding its row in order. Either way the result
-// is the same on every run (no atomics). A float product is kept as a mantissa and a power of two (`Scaled`), so
+// them; for short rows (extra.z = 1), one invocation per output folding its row in order; for columns (extra.z = 2:
+// outputs side by side, each one's elements a stride apart), a workgroup per COLUMNS outputs, SLICES invocations to
+// an output, each folding a fixed strided subset, neighbouring invocations reading neighbouring words. Every way the
+// result is the same on every run (no atomics). A float product is kept as a mantissa and a power of two (`Scaled`), so
 // factors far apart (1e20, 1e20, 1e-20, 1e-20) never overflow or underflow before the end, in any order.
 // @inputs a
 // @uses order
@@ -20,11 +22,15 @@ const NONE: u32 = 0xffffffffu;
 
 var<workgroup> parts: array<Part, 128>;
 
+// The column path's outputs per workgroup (backend-vulkan/src/reduce.rs's COLUMNS) and invocations per output.
+const COLUMNS: u32 = 8u;
+const SLICES: u32 = 16u;
+
 // Buffer index of reduced element r of output o.
 fn in_index(o: u32, r: u32) -> u32 {
-    // extra2.x = 1: the reduced elements lie contiguous, output o's from offset + o * extra2.y (no division).
+    // extra2.x = 1: output o's reduced elements lie extra2.z apart from offset + o * extra2.y (no division).
     if (info.extra2.x == 1u) {
-        return info.offset.x + o * info.extra2.y + r;
+        return info.offset.x + o * info.extra2.y + r * info.extra2.z;
     }
     let axes = info.extra.x;
     var idx = i32(info.offset.x);
@@ -215,6 +221,24 @@ fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
         let o = g * WG + lid;
         if (o < info.n) {
             finish(o, fold_range(o, 0u, 1u, fc), fc);
+        }
+        return;
+    }
+    if (info.extra.z == 2u) {
+        // Invocation lid folds elements s, s + SLICES, … of output o; past the last output it folds none (start at
+        // the end), but still meets every barrier.
+        let o = g * COLUMNS + lid % COLUMNS;
+        let s = lid / COLUMNS;
+        parts[lid] = fold_range(o, select(info.extra.y, s, o < info.n), SLICES, fc);
+        for (var h = SLICES / 2u; h > 0u; h = h / 2u) {
+            workgroupBarrier();
+            if (s < h) {
+                parts[lid] = merge(parts[lid], parts[lid + h * COLUMNS], fc);
+            }
+        }
+        workgroupBarrier();
+        if (s == 0u && o < info.n) {
+            finish(o, parts[lid], fc);
         }
         return;
     }

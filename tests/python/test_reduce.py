@@ -137,6 +137,28 @@ CASES = [
         lambda x: x.argmax(dim=1),
     ),
     case("amin", [np.where(np.arange(300) == 201, np.nan, -np.arange(300.0))[None]], lambda x: x.amin(dim=1)),
+    # Columns: 1,024 or more outputs side by side, each one's 33 to 8,192 elements a row apart, take a workgroup per
+    # 8 outputs on a GPU, sixteen invocations to an output (the last group part full); ties and NaN by index.
+    case("sum", [(300, 1030)], lambda x: x.sum(dim=0)),
+    case("mean", [(45, 1027)], lambda x: x.mean(dim=0), dtype="float16"),
+    case("sum", [(40, 1030)], lambda x: x.sum(dim=0), dtype="int32"),
+    case("sum", [(33, 1029)], lambda x: x.sum(dim=0), dtype="bool"),
+    case("sum", [(3, 40, 100)], lambda x: x.sum(dim=1)),  # kept dims that merge into two: the generic path
+    case("amax", [(1100, 1025)], lambda x: x.amax(dim=0), domain="grid"),
+    case("argmax", [(40, 1030)], lambda x: x.argmax(dim=0), domain="grid"),
+    case("min", [(37, 1030)], lambda x: x.min(dim=0), domain="grid"),
+    case("argmin", [np.where((np.arange(40 * 1030) % 7 == 3).reshape(40, 1030), np.nan, 1.0)], lambda x: x.argmin(0)),
+    case("sum", [(12, 1030, 2)], lambda x: x[:, :, 0].sum(dim=0)),  # outputs two apart: the generic path
+    # Reduced dims that end the shape go first, on their own, when others precede a kept dim (a conv's bias
+    # gradient over N, H and W): sums and extrema, keepdim, a stage too short to take on its own.
+    case("sum", [(6, 5, 4, 3)], lambda x: x.sum(dim=(0, 2, 3))),
+    case("sum", [(3, 4, 5, 9)], lambda x: x.sum(dim=(1, 3), keepdim=True)),
+    case("mean", [(40, 3, 5, 7)], lambda x: x.mean(dim=(0, 2, 3)), dtype="float16"),
+    case("sum", [(4, 3, 2, 3)], lambda x: x.sum(dim=(0, 2, 3)), dtype="int32"),
+    case("amax", [(6, 5, 4, 3)], lambda x: x.amax(dim=(0, 2, 3), keepdim=True), domain="grid"),
+    case("amin", [(6, 5, 4, 3)], lambda x: x.amin(dim=(0, 3))),
+    case("sum", [(6, 5, 2, 3)], lambda x: x.sum(dim=(0, 3))),  # 3 trailing elements: one pass
+    case("sum", [(6, 5, 4, 3)], lambda x: x.transpose(0, 1).sum(dim=(0, 2, 3))),  # not contiguous: one pass
 ]
 
 
@@ -193,3 +215,26 @@ def test_signed_zero_extrema_keep_the_first(device):
     assert np.signbit(x.amax(dim=1).numpy()).tolist() == [True, False]
     assert np.signbit((-x).amin(dim=1).numpy()).tolist() == [False, True]
     assert x.argmax(dim=1).tolist() == [7, 7] and (-x).argmin(dim=1).tolist() == [7, 7]
+
+
+@pytest.mark.parametrize(
+    ("shape", "dims", "ops"),
+    [
+        ((64, 8, 64, 64), (0, 2, 3), ["sum", "sum"]),  # long enough to split: no contiguous copy first
+        ((256, 32, 6, 6), (0, 2, 3), ["sum", "sum"]),
+        ((6, 5, 3, 3), (0, 2, 3), ["sum", "sum"]),
+        ((6, 5, 2, 3), (0, 2, 3), ["sum"]),  # six trailing elements: one pass
+        ((6, 5, 2, 3), (0, 3), ["sum"]),
+    ],
+)
+def test_trailing_reduced_dims_go_first(shape, dims, ops, device):
+    """A sum over N, H and W is a sum of rows over H·W, then one over N: two kernels on every device, where a
+    permuted view took one pass of strided reads, or a contiguous copy and a split into chunks (seven kernels for a
+    conv's bias gradient at batch 256). Fewer than eight trailing elements stay one pass."""
+    x = vkml.tensor(np.ones(shape, dtype=np.float32), device=device)
+    vkml.realize(x)
+    with vkml.profile() as p:
+        s = x.sum(dim=dims)
+        vkml.realize(s)
+    assert [k["op"] for k in p.kernels] == ops, p.kernels
+    assert s.tolist() == np.ones(shape).sum(axis=dims).tolist()

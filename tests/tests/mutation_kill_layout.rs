@@ -59,27 +59,57 @@ fn reduce_every_op_size_and_dim() -> Result<()> {
         (&[6, 7, 8], &[2, 1]),
     ];
     for (k, (shape, dims)) in cases.into_iter().enumerate() {
-        for op in reductions(dims) {
-            for nan in [false, true] {
-                check(op, k as u64, tied_input(shape, nan), |t| reduce(&t[0], op, dims))?;
-            }
-            let ints = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
-                let n: usize = shape.iter().product();
-                let v: Vec<i64> = (0..n).map(|_| (g.next_u64() as i64) >> (1 + g.below(62))).collect();
-                Ok(vec![from_i64(&v, shape, DType::I64, dev)?])
-            };
-            check(op, k as u64, ints, |t| reduce(&t[0], op, dims))?;
-            let small = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
-                let n: usize = shape.iter().product();
-                let v: Vec<i64> = (0..n).map(|_| g.below(5) as i64 - 2).collect();
-                Ok(vec![from_i64(&v, shape, DType::I32, dev)?])
-            };
-            check(op, k as u64, small, |t| reduce(&t[0], op, dims))?;
-            let half = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
-                Ok(vec![tied(g, shape, false, dev)?.to_dtype(DType::F16)?])
-            };
-            check(op, k as u64, half, |t| reduce(&t[0], op, dims))?;
+        every_input(k as u64, shape, dims)?;
+    }
+    Ok(())
+}
+
+/// Every reduction over `dims` of `shape`: tied floats with and without NaNs, int64 of every magnitude, small int32
+/// and float16 inputs.
+fn every_input(seed: u64, shape: &'static [usize], dims: &'static [i64]) -> Result<()> {
+    for op in reductions(dims) {
+        for nan in [false, true] {
+            check(op, seed, tied_input(shape, nan), |t| reduce(&t[0], op, dims))?;
         }
+        let ints = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let n: usize = shape.iter().product();
+            let v: Vec<i64> = (0..n).map(|_| (g.next_u64() as i64) >> (1 + g.below(62))).collect();
+            Ok(vec![from_i64(&v, shape, DType::I64, dev)?])
+        };
+        check(op, seed, ints, |t| reduce(&t[0], op, dims))?;
+        let small = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let n: usize = shape.iter().product();
+            let v: Vec<i64> = (0..n).map(|_| g.below(5) as i64 - 2).collect();
+            Ok(vec![from_i64(&v, shape, DType::I32, dev)?])
+        };
+        check(op, seed, small, |t| reduce(&t[0], op, dims))?;
+        let half = move |g: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            Ok(vec![tied(g, shape, false, dev)?.to_dtype(DType::F16)?])
+        };
+        check(op, seed, half, |t| reduce(&t[0], op, dims))?;
+    }
+    Ok(())
+}
+
+#[test]
+fn reduce_columns_and_trailing_stages() -> Result<()> {
+    // Columns (shaders/reduce.wgsl's extra.z = 2): 1,024 outputs and more side by side, each one's elements a row
+    // apart, 8 outputs to a workgroup (the last part full) and sixteen invocations to an output; rows just past the
+    // short path's 32. Then reductions whose trailing dims go first (core's `trailing_stage`).
+    let cases: [(&[usize], &[i64]); 4] =
+        [(&[300, 1030], &[0]), (&[33, 1027], &[0]), (&[6, 5, 4, 3], &[0, 2, 3]), (&[5, 4, 9], &[0, 2])];
+    for (k, (shape, dims)) in cases.into_iter().enumerate() {
+        every_input(50 + k as u64, shape, dims)?;
+    }
+    // One extremum per column, in each slice's place: the index each invocation folds must be its own.
+    for (k, at) in [0usize, 1, 2, 15, 37, 298].into_iter().enumerate() {
+        let spike = move |_: &mut Gen, dev: DeviceId| -> Result<Vec<Tensor>> {
+            let v: Vec<f32> =
+                (0..300 * 1030).map(|i| if i / 1030 == (at + i % 1030) % 300 { 5.0 } else { 1.0 }).collect();
+            Ok(vec![from_f32(&v, &[300, 1030], dev)?])
+        };
+        check("argmax", 60 + k as u64, spike, |t| reduce(&t[0], "argmax", &[0]))?;
+        check("argmin", 60 + k as u64, spike, |t| reduce(&t[0].neg()?, "argmin", &[0]))?;
     }
     Ok(())
 }

@@ -30,6 +30,8 @@ fn node_dtype(op: ReduceOp, input: DType) -> DType {
 const SPLIT_MIN: usize = 1 << 15;
 const SPLIT_ROWS: usize = 1 << 10;
 const CHUNK: usize = 1 << 14;
+/// The fewest trailing elements per output that `trailing_stage` reduces on their own.
+const TRAILING_MIN: usize = 8;
 
 /// Reduce each row of the 2-d `x` (rows, n) in chunks of `CHUNK`: the whole chunks as (rows, n / CHUNK, CHUNK), the
 /// rest as one more partial, then the partials (again split while they are long).
@@ -76,6 +78,16 @@ impl Tensor {
     /// Reduce `dims` with a primitive; the result has the node dtype of `node_dtype` and `keepdim` applied.
     fn reduce_raw(&self, op: ReduceOp, dims: &[usize], keepdim: bool) -> Result<Tensor> {
         let n = self.ndim();
+        if let Some(first) = self.trailing_stage(op, dims) {
+            // The reduced dims that end the shape first, then the rest (dims before them keep their positions).
+            let r = self.reduce_raw(op, first, false)?.reduce_raw(op, &dims[..dims.len() - first.len()], false)?;
+            if keepdim {
+                let shape: Vec<i64> =
+                    (0..n).map(|d| if dims.contains(&d) { 1 } else { self.shape()[d] as i64 }).collect();
+                return r.reshape(&shape);
+            }
+            return Ok(r);
+        }
         let kept: Vec<usize> = (0..n).filter(|d| !dims.contains(d)).collect();
         let perm: Vec<i64> = kept.iter().chain(dims.iter()).map(|&d| d as i64).collect();
         let x = if n == 0 { self.clone() } else { self.permute(&perm)? };
@@ -105,12 +117,32 @@ impl Tensor {
     /// would otherwise run in few workgroups. amax/amin split only without history, as their gradient divides among
     /// ties and a split would divide it per chunk.
     fn splits(&self, op: ReduceOp, rows: usize, reduced: usize) -> bool {
-        let long = reduced >= SPLIT_MIN && rows < SPLIT_ROWS;
-        long && match op {
+        reduced >= SPLIT_MIN && rows < SPLIT_ROWS && self.in_stages(op)
+    }
+
+    /// Whether `op` may reduce in stages, each a reduction of the last one's results: sums, and extrema without
+    /// history (their gradient divides among ties, and stages would divide it per stage). A float product rounds
+    /// once at its end, which stages would not.
+    fn in_stages(&self, op: ReduceOp) -> bool {
+        match op {
             ReduceOp::Sum => true,
             ReduceOp::Max | ReduceOp::Min => !(self.requires_grad() && crate::tensor::is_grad_enabled()),
-            _ => false,
+            ReduceOp::Prod | ReduceOp::ArgMax | ReduceOp::ArgMin => false,
         }
+    }
+
+    /// The reduced dims to reduce first, on their own: those that end the shape of a contiguous tensor, where other
+    /// reduced dims lie before a kept one (a conv's bias gradient, over N, H and W) and they hold at least
+    /// `TRAILING_MIN` elements. Each output's trailing elements are then one contiguous row, and what is left is a
+    /// reduction of at most an eighth of the elements; one pass would read every element through a permuted view
+    /// (on a GPU, each workgroup a strided walk), or split a contiguous copy of it. The order stays fixed by the shape.
+    fn trailing_stage<'d>(&self, op: ReduceOp, dims: &'d [usize]) -> Option<&'d [usize]> {
+        let n = self.ndim();
+        let count = (0..n).rev().take_while(|d| dims.contains(d)).count();
+        let first = &dims[dims.len() - count..];
+        let elements: usize = first.iter().map(|&d| self.shape()[d]).product();
+        let worth = count > 0 && count < dims.len() && elements >= TRAILING_MIN;
+        (worth && self.view.is_contiguous() && self.in_stages(op)).then_some(first)
     }
 
     fn require_nonempty(&self, name: &str, dims: &[usize]) -> Result<()> {
