@@ -50,6 +50,11 @@ _IDEMPOTENT = (
 )
 _NEVER_WINS = "the empty partial's index: its key is below every element's, so it never reaches a tie"
 EQUIVALENT: dict[str, str] = {
+    # arith.wgsl.in (lavapipe, 2026-12-07)
+    "620db3aca0": "sends the smallest normal, 2⁻¹²⁶, through the subnormal branch: countLeadingZeros gives a shift of"
+    " 0, so m = 0x800000 and e = −126, the normal branch's values",
+    "24acce7ad4": "sends e = −125 through ldexp(v, e + 64)·2⁻⁶⁴: for v in exp_core's range v·2⁻¹²⁵ is normal, so both"
+    " forms are the exact product",
     "89c1219fbe": "block() returns −2 for no block: its callers test r < 0 and q < 0, which −2 passes as −1 does",
     "1242b5da4c": "block() returns −2 for no block: its callers test r < 0 and q < 0, which −2 passes as −1 does",
     "84ce2ba4d9": "a bool fold stores 2 for true: every reader takes a bool word's truth as nonzero (the loaders in"
@@ -153,6 +158,12 @@ _EDGE = "moves a branch boundary by one input, where both branches agree within 
 _TALL_GRID = "differs only in a grid's second row, past 65,535 workgroups (2²⁸ elements), beyond the tests' inputs"
 # Why a survivor survives, where it is understood but is not an equivalent mutant (shown in the report).
 SURVIVOR_NOTES: dict[str, str] = {
+    "f23d488ccd": "drops div_bits's +1 step after the jump, which a correctly rounded division (lavapipe's) never"
+    " needs: the remainder is exact in f32 and its ratio to the divisor lies at least 1/(2d) > 2⁻²⁵ past a half,"
+    " so round() already lands there. A looser division (Vulkan allows 2.5 ulp; an H100's is not correctly rounded)"
+    " can round the ratio to the half: judge it on such a GPU",
+    "3751bfb7a3": "changes log_core's s¹¹ coefficient from 1/11 to 1/21: at most 4·10⁻¹⁰ of log(m) at |s| = 0.172,"
+    " under half an ulp of the result, so it shows only at a rounding tie, within log's 5 ulp",
     "85841df15e": "changes only the address of a load whose value select discards (the piece lies past K): what the"
     " original keeps is that load inside a, which no output shows",
     "33ecd52b74": "moves the loads of the column tiles past n, whose products are never stored, further out: what"
