@@ -213,6 +213,19 @@ fn finish(o: u32, p: Part, fc: bool) {
     }
 }
 
+// The workgroup's partials combined in a fixed tree: `count` partials `unit` apart for each of the `unit` outputs
+// (partial j of output i at parts[j * unit + i]), each output's whole result left in parts[i]. Called by every
+// invocation of the workgroup: it meets a barrier at each level and after the last.
+fn tree(lid: u32, unit: u32, count: u32, fc: bool) {
+    for (var h = count / 2u; h > 0u; h = h / 2u) {
+        workgroupBarrier();
+        if (lid < h * unit) {
+            parts[lid] = merge(parts[lid], parts[lid + h * unit], fc);
+        }
+    }
+    workgroupBarrier();
+}
+
 @compute @workgroup_size(128)
 fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
     let fc = is_float(info.in_dtype.x);
@@ -230,13 +243,7 @@ fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
         let o = g * COLUMNS + lid % COLUMNS;
         let s = lid / COLUMNS;
         parts[lid] = fold_range(o, select(info.extra.y, s, o < info.n), SLICES, fc);
-        for (var h = SLICES / 2u; h > 0u; h = h / 2u) {
-            workgroupBarrier();
-            if (s < h) {
-                parts[lid] = merge(parts[lid], parts[lid + h * COLUMNS], fc);
-            }
-        }
-        workgroupBarrier();
+        tree(lid, COLUMNS, SLICES, fc);
         if (s == 0u && o < info.n) {
             finish(o, parts[lid], fc);
         }
@@ -246,13 +253,7 @@ fn main(grid: Grid, @builtin(local_invocation_index) lid: u32) {
         return;
     }
     parts[lid] = fold_range(g, lid, WG, fc);
-    for (var s = WG / 2u; s > 0u; s = s / 2u) {
-        workgroupBarrier();
-        if (lid < s) {
-            parts[lid] = merge(parts[lid], parts[lid + s], fc);
-        }
-    }
-    workgroupBarrier();
+    tree(lid, 1u, WG, fc);
     if (lid == 0u) {
         finish(g, parts[0], fc);
     }

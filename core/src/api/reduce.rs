@@ -77,40 +77,35 @@ impl Tensor {
 
     /// Reduce `dims` with a primitive; the result has the node dtype of `node_dtype` and `keepdim` applied.
     fn reduce_raw(&self, op: ReduceOp, dims: &[usize], keepdim: bool) -> Result<Tensor> {
-        let n = self.ndim();
-        if let Some(first) = self.trailing_stage(op, dims) {
+        let r = match self.trailing_stage(op, dims) {
             // The reduced dims that end the shape first, then the rest (dims before them keep their positions).
-            let r = self.reduce_raw(op, first, false)?.reduce_raw(op, &dims[..dims.len() - first.len()], false)?;
-            if keepdim {
-                let shape: Vec<i64> =
-                    (0..n).map(|d| if dims.contains(&d) { 1 } else { self.shape()[d] as i64 }).collect();
-                return r.reshape(&shape);
+            Some(first) => {
+                self.reduce_raw(op, first, false)?.reduce_raw(op, &dims[..dims.len() - first.len()], false)?
             }
-            return Ok(r);
+            None => self.reduce_pass(op, dims)?,
+        };
+        if keepdim {
+            let shape: Vec<i64> =
+                (0..self.ndim()).map(|d| if dims.contains(&d) { 1 } else { self.shape()[d] as i64 }).collect();
+            return r.reshape(&shape);
         }
+        Ok(r)
+    }
+
+    /// `dims` reduced in one pass over a permuted view (the kept dims first), split into chunks where long.
+    fn reduce_pass(&self, op: ReduceOp, dims: &[usize]) -> Result<Tensor> {
+        let n = self.ndim();
         let kept: Vec<usize> = (0..n).filter(|d| !dims.contains(d)).collect();
         let perm: Vec<i64> = kept.iter().chain(dims.iter()).map(|&d| d as i64).collect();
         let x = if n == 0 { self.clone() } else { self.permute(&perm)? };
         let out_shape: Vec<usize> = kept.iter().map(|&d| self.shape()[d]).collect();
         let reduced: usize = dims.iter().map(|&d| self.shape()[d]).product();
         let rows: usize = out_shape.iter().product();
-        let r = if self.splits(op, rows, reduced) {
+        if self.splits(op, rows, reduced) {
             let flat = x.reshape(&[rows as i64, reduced as i64])?;
-            split_reduce(op, &flat)?.reshape(&out_shape.iter().map(|&d| d as i64).collect::<Vec<_>>())?
-        } else {
-            Tensor::make(
-                Op::Reduce { op, axes: dims.len() },
-                &[&x],
-                out_shape,
-                node_dtype(op, self.dtype()),
-                self.device(),
-            )?
-        };
-        if keepdim {
-            let shape: Vec<i64> = (0..n).map(|d| if dims.contains(&d) { 1 } else { self.shape()[d] as i64 }).collect();
-            return r.reshape(&shape);
+            return split_reduce(op, &flat)?.reshape(&out_shape.iter().map(|&d| d as i64).collect::<Vec<_>>());
         }
-        Ok(r)
+        Tensor::make(Op::Reduce { op, axes: dims.len() }, &[&x], out_shape, node_dtype(op, self.dtype()), self.device())
     }
 
     /// Whether a reduction of `rows` rows of `reduced` elements is split into chunks: a long reduction over few rows
