@@ -121,7 +121,7 @@ fn run_one(k: &Kernel, fast: bool) -> Result<Vec<u8>> {
         Op::Unary(u) => unary::unary(*u, ins[0], out),
         Op::Binary(b) => binary::binary(*b, ins[0], ins[1], out),
         Op::Where => binary::where_(ins[0], ins[1], ins[2], out),
-        Op::Fused(steps) => fused::fused(steps, &ins, k.shape.iter().product()),
+        Op::Fused(steps) => fused::fused(steps, &ins, k.shape.iter().product(), out),
         Op::Cast => cast::cast(ins[0], out),
         Op::Copy => movement::copy(ins[0]),
         Op::Reduce { op, axes } => reduce::reduce(*op, *axes, ins[0], out, fast),

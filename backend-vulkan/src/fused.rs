@@ -1,5 +1,5 @@
 //! Fused elementwise programs (shaders/fused.wgsl): the elementwise launch with the program's words in the uniform
-//! (a step's kind, and its input or op code), which the generic kernel interprets. The kernel binds three inputs; a
+//! (a step's kind, and its input, op or dtype code), which the generic kernel interprets. The kernel binds three inputs; a
 //! program of fewer binds its first input again in the unused slots. A program that keeps coming back gets a kernel of
 //! its own (straight.rs, compiled by pipeline.rs): the same steps as straight-line code, with no loop or switch.
 
@@ -19,6 +19,8 @@ pub fn fused(k: &Kernel, steps: &[Step]) -> Result<Launch> {
             Step::Const(c) => words.extend([1, c.to_bits()]),
             Step::Unary(op) => words.push(2 | op.code() << 8),
             Step::Binary(op) => words.push(3 | op.code() << 8),
+            Step::Where => words.push(4),
+            Step::Cast(d) => words.push(5 | crate::meta::code(d) << 8),
         }
     }
     if words.len() > d.meta.prog.len() {

@@ -351,9 +351,11 @@ impl VulkanBackend {
         let mut names: Vec<&'static str> = Vec::with_capacity(launches.len());
         for (_, d) in &launches {
             let (pipeline, name) = match d.family {
-                "fused" => self
-                    .pipelines
-                    .program(&self.device, d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default())?,
+                "fused" => {
+                    let words = d.meta.prog.get(..d.meta.extra[0] as usize).unwrap_or_default();
+                    let [a, b, c, _] = d.meta.in_dtype;
+                    self.pipelines.program(&self.device, words, [d.meta.out_dtype, a, b, c])?
+                }
                 // Its operands' load strides and layouts as constants (matmul.rs puts them in extra2 and extra.w).
                 "matmul_coop" => {
                     let strides = [("SA", d.meta.extra2[0]), ("SB", d.meta.extra2[1]), ("LAYOUT", d.meta.extra[3])];

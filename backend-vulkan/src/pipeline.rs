@@ -117,18 +117,21 @@ impl Pipelines {
         layouts.entry(family).or_insert_with(|| crate::binding::layouts(device, family, bindings(family))).clone()
     }
 
-    /// The kernel for fused program `words` and its name for the profiler: its own ("fused program") at once for
-    /// the device's first `EAGER_PROGRAMS` programs, else from the `HOT`-th run of its shape (its steps, whatever its
-    /// constants) on; before that, or where it has none, the generic ("fused").
-    pub fn program(&self, device: &wgpu::Device, words: &[u32]) -> Result<(Ready, &'static str)> {
-        let words = &crate::fused::shape(words);
+    /// The kernel for fused program `words` with `dtypes` (the dtype codes of its output and three inputs), and its
+    /// name for the profiler: its own ("fused program") at once for the device's first `EAGER_PROGRAMS` programs,
+    /// else from the `HOT`-th run of its shape (its steps and dtypes, whatever its constants) on; before that, or
+    /// where it has none, the generic ("fused").
+    pub fn program(&self, device: &wgpu::Device, words: &[u32], dtypes: [u32; 4]) -> Result<(Ready, &'static str)> {
+        let mut key = crate::fused::shape(words);
+        key.extend(dtypes);
+        let (words, key) = (&key[..key.len() - dtypes.len()], &key[..]);
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
         let eager = programs.compiled < programs.eager;
-        let runs = match programs.seen.get_mut(words) {
+        let runs = match programs.seen.get_mut(key) {
             None if eager => 0,
             None => {
                 if programs.seen.len() < MAX_COUNTED {
-                    programs.seen.insert(words.to_vec(), Program::Counting(1));
+                    programs.seen.insert(key.to_vec(), Program::Counting(1));
                 }
                 return Ok((self.get(device, "fused")?, "fused"));
             }
@@ -143,8 +146,8 @@ impl Pipelines {
             return Ok((self.get(device, "fused")?, "fused"));
         }
         let (layout, pipeline_layout) = self.layouts(device, "fused");
-        let own = straight_pipeline(device, &pipeline_layout, words).map(|pipeline| Ready { pipeline, layout });
-        programs.seen.insert(words.to_vec(), Program::Compiled(own.clone()));
+        let own = straight_pipeline(device, &pipeline_layout, words, dtypes).map(|pipeline| Ready { pipeline, layout });
+        programs.seen.insert(key.to_vec(), Program::Compiled(own.clone()));
         programs.compiled += 1;
         match own {
             Some(own) => Ok((own, "fused program")),
@@ -236,8 +239,9 @@ fn straight_pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     words: &[u32],
+    dtypes: [u32; 4],
 ) -> Option<wgpu::ComputePipeline> {
-    let src = crate::straight::straight(&source("fused"), words)?;
+    let src = crate::straight::straight(&source("fused"), words, dtypes)?;
     let module = naga::front::wgsl::parse_str(&src).ok()?;
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
         .validate(&module)
@@ -264,7 +268,12 @@ fn straight_pipeline(
 }
 
 #[cfg(target_arch = "wasm32")]
-fn straight_pipeline(_: &wgpu::Device, _: &wgpu::PipelineLayout, _: &[u32]) -> Option<wgpu::ComputePipeline> {
+fn straight_pipeline(
+    _: &wgpu::Device,
+    _: &wgpu::PipelineLayout,
+    _: &[u32],
+    _: [u32; 4],
+) -> Option<wgpu::ComputePipeline> {
     None
 }
 

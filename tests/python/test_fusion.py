@@ -1,6 +1,7 @@
-"""Planner fusion: chains of float32 elementwise ops run as one kernel where nothing else holds their intermediate
-values, with the bytes each op's own kernel gives (compared with eager mode, where every op runs alone); values
-something holds (a variable, autograd) are still computed and kept, and other dtypes run unfused."""
+"""Planner fusion: chains of float32 elementwise ops, with comparisons, `where` and casts among float32, float16,
+bfloat16 and bool, run as one kernel where nothing else holds their intermediate values, with the bytes each op's own
+kernel gives (compared with eager mode, where every op runs alone); values something holds (a variable, autograd)
+are still computed and kept, and arithmetic in other dtypes runs unfused."""
 
 import os
 import subprocess
@@ -80,6 +81,40 @@ def test_fused_chains_give_the_eager_bytes(name, device):
     lazy, eager, d = _lazy_and_eager(CHAINS[name], *_pair(device))
     _same_bytes(lazy, eager)
     assert d["nodes_fused"] > 0, d
+
+
+# Chains through comparisons, `where` and casts, each one kernel: (chain, the nodes inside the last one's kernel).
+SELECTS_AND_CASTS = {
+    "where over a comparison": (lambda x, y: vkml.where(x > y, x * y, x.exp()), 3),
+    "comparison as a factor": (lambda x, y: (x <= 0).float() * y, 3),
+    "through float16": (lambda x, y: x.half().float() + y, 2),
+    "float16 promoted": (lambda x, y: x.half() * y, 2),
+    "through bfloat16": (lambda x, y: (x * 3).bfloat16().float() - y, 5),
+    "through bool": (lambda x, y: (x * y).bool().float() + x, 3),
+    "bool out": (lambda x, y: x * y > 0.5, 2),
+    "float16 out": (lambda x, y: (x + y).half(), 1),
+    # x + y three times, one input set whole, though no part of the tree reads fewer than four.
+    "the same sum three ways": (lambda x, y: vkml.where(x + y <= 0, (x + y).maximum(y[0, 0]), x + y), 6),
+}
+
+
+@pytest.mark.parametrize("name", SELECTS_AND_CASTS)
+def test_selects_and_casts_fuse(name, device):
+    fn, inside = SELECTS_AND_CASTS[name]
+    lazy, eager, d = _lazy_and_eager(fn, *_pair(device))
+    _same_bytes(lazy, eager)
+    assert d["nodes_fused"] == inside, d
+    if device not in CPUS:
+        assert d["dispatches"] == 1, d
+
+
+def test_a_bool_input_is_a_condition(device):
+    x, y = _pair(device)
+    mask = x > y
+    vkml.realize(mask)
+    lazy, eager, d = _lazy_and_eager(lambda m, p: vkml.where(m, p * 2, -p), mask, x)
+    _same_bytes(lazy, eager)
+    assert d["nodes_fused"] == 3 and (device in CPUS or d["dispatches"] == 1), d
 
 
 def test_held_values_are_kept(device):

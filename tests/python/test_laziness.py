@@ -170,20 +170,21 @@ def test_host_values_go_up_from_the_host(dtype, device):
 
 def test_scalar_constants_of_one_value_run_once_per_realization(device):
     """Each `where(mask, x, 0)` reads its 0 as a 0-d constant; a realization computes one of them, not one per select
-    (plan/twins.rs), and each select still gets its own values, also after the realization."""
+    (plan/twins.rs), and each select still gets its own values, also after the realization. Integers: a float32
+    select is fused, its 0 a constant of the program."""
     rng = np.random.default_rng(0)
-    xs = [rng.standard_normal((5, 7)).astype(np.float32) for _ in range(3)]
+    xs = [rng.integers(-9, 9, (5, 7)).astype(np.int32) for _ in range(3)]
     ts = [vkml.tensor(x, device=device) for x in xs]
     vkml.realize(*ts)
     before = vkml.stats()
-    outs = [vkml.where(t > 0, t, 0.0) for t in ts]
+    outs = [vkml.where(t > 0, t, 0) for t in ts]
     vkml.realize(*outs)
     d = _delta(before)
     if device not in CPUS:  # the CPU backend counts no dispatches
         assert d["dispatches"] == 7, d  # three comparisons, three selects, one zero
     for x, o in zip(xs, outs):
-        np.testing.assert_array_equal(o.numpy(), np.where(x > 0, x, np.float32(0)))
-    zero = vkml.where(ts[0] > 100, ts[0], 0.0).sum()  # a later realization's zero, after the shared one
+        np.testing.assert_array_equal(o.numpy(), np.where(x > 0, x, 0))
+    zero = vkml.where(ts[0] > 100, ts[0], 0).sum()  # a later realization's zero, after the shared one
     assert zero.item() == 0.0
 
 

@@ -141,12 +141,12 @@ vkml_ops::scan_ops!(reduce_enum
 );
 
 /// One step of a fused elementwise program: a stack machine over f32 values, each step computing exactly what its
-/// primitive computes (so a fused chain gives the bytes the chain of primitives gives on the same device). Fused
-/// programs replace chains of f32 primitives: those the planner finds (plan/fuse.rs) and those a caller writes as
-/// one (the optimizers' updates, api/fused.rs).
+/// primitive computes (so a fused chain gives the bytes the chain of primitives gives on the same device). A bool
+/// is held as 0 or 1, a float16 or bfloat16 value as its exact f32. Fused programs replace chains of primitives:
+/// those the planner finds (plan/fuse.rs) and those a caller writes as one (the optimizers' updates, api/fused.rs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Step {
-    /// Push input k's element.
+    /// Push input k's element (a float16 or bfloat16 widened, a bool as 0 or 1).
     Input(u8),
     /// Push a constant.
     Const(f32),
@@ -154,6 +154,11 @@ pub enum Step {
     Unary(UnaryOp),
     /// Pop y, then x, push x op y as the binary kernel computes it in f32 (a comparison as 0 or 1).
     Binary(BinaryOp),
+    /// Pop b, a, then the condition c (0 or 1), push a where c is 1, else b: `where`, moving bits, computing none.
+    Where,
+    /// Pop x, push x as a cast to the dtype stores it, read back: rounded to float16 or bfloat16 (nearest even), 1
+    /// where x is not ±0 for bool (NaN included), x itself for float32. No other dtype is a step.
+    Cast(DType),
 }
 
 /// The fused kernel's limits (shaders/fused.wgsl): program words in its uniform (one per step, two for a constant),
@@ -162,6 +167,11 @@ pub const FUSED_WORDS: usize = 32;
 pub const FUSED_DEPTH: usize = 8;
 pub const FUSED_INPUTS: usize = 3;
 
+/// Whether a program's f32 values hold every value of dtype `d` exactly (so a cast to it can be a step).
+pub fn held(d: DType) -> bool {
+    matches!(d, DType::F32 | DType::F16 | DType::BF16 | DType::Bool)
+}
+
 /// Whether a postfix program fits the fused kernel and leaves exactly one value.
 pub fn fits(steps: &[Step]) -> bool {
     let (mut words, mut depth, mut most) = (0usize, 0usize, 0usize);
@@ -169,10 +179,12 @@ pub fn fits(steps: &[Step]) -> bool {
         words += if matches!(step, Step::Const(_)) { 2 } else { 1 };
         depth = match step {
             Step::Input(k) if usize::from(*k) >= FUSED_INPUTS => return false,
+            Step::Cast(d) if !held(*d) => return false,
             Step::Input(_) | Step::Const(_) => depth + 1,
-            Step::Unary(_) if depth >= 1 => depth,
+            Step::Unary(_) | Step::Cast(_) if depth >= 1 => depth,
             Step::Binary(_) if depth >= 2 => depth - 1,
-            Step::Unary(_) | Step::Binary(_) => return false,
+            Step::Where if depth >= 3 => depth - 2,
+            Step::Unary(_) | Step::Binary(_) | Step::Where | Step::Cast(_) => return false,
         };
         most = most.max(depth);
     }

@@ -1,6 +1,7 @@
-//! Planner fusion: a float32 unary or binary node, with the float32 elementwise nodes feeding it that nothing else
-//! holds, runs as one `Op::Fused` kernel. Each step of the program computes what its primitive computes, so fused
-//! and unfused runs give the same bytes; `VKML_FUSION=0` turns fusion off.
+//! Planner fusion: an elementwise node (float32 unary and binary ops, comparisons of float32 values, `where` over
+//! float32 values, casts among float32, float16, bfloat16 and bool), with the elementwise nodes feeding it that
+//! nothing else holds, runs as one `Op::Fused` kernel. Each step of the program computes what its primitive computes,
+//! so fused and unfused runs give the same bytes; `VKML_FUSION=0` turns fusion off.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::{Arc, OnceLock};
@@ -8,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::graph::node::{Node, Src};
-use crate::graph::op::{fits, BinaryOp, Op, Step, UnaryOp, FUSED_DEPTH, FUSED_INPUTS, FUSED_WORDS};
+use crate::graph::op::{fits, held, BinaryOp, BinaryRule, Op, Step, UnaryOp, FUSED_DEPTH, FUSED_INPUTS, FUSED_WORDS};
 
 use super::holders::Holders;
 
@@ -33,6 +34,9 @@ enum Tree {
     Const(f32),
     Unary(UnaryOp, Box<Tree>),
     Binary(BinaryOp, Box<Tree>, Box<Tree>),
+    /// Condition, then the values where it holds and where it does not.
+    Where(Box<[Tree; 3]>),
+    Cast(DType, Box<Tree>),
 }
 
 /// The float32 value a `Full` node holds, as the backends write it (an integer rounds once, straight from i64).
@@ -47,11 +51,24 @@ fn constant(node: &Node) -> Option<f32> {
     }
 }
 
-/// A node a program can compute: a float32 unary or binary op of float32 sources.
+/// A node a program can compute: a float32 unary or binary op of float32 sources, a comparison of float32 sources,
+/// `where` over float32 values, or a cast between dtypes a program's values hold exactly.
 fn elementwise(node: &Node, srcs: &[Src]) -> bool {
-    matches!(node.op, Op::Unary(_) | Op::Binary(_))
-        && node.dtype == DType::F32
-        && srcs.iter().all(|s| s.node.dtype == DType::F32 && s.node.device == node.device)
+    let (f32, out) = (|s: &Src| s.node.dtype == DType::F32, node.dtype);
+    let local = srcs.iter().all(|s| s.node.device == node.device);
+    local
+        && match srcs {
+            [x] if matches!(node.op, Op::Unary(_)) => out == DType::F32 && f32(x),
+            [x] if matches!(node.op, Op::Cast) => held(out) && held(x.node.dtype),
+            [x, y] if matches!(node.op, Op::Binary(op) if op.rule() == BinaryRule::Compare) => {
+                f32(x) && f32(y) && out == DType::Bool
+            }
+            [x, y] if matches!(node.op, Op::Binary(_)) => f32(x) && f32(y) && out == DType::F32,
+            [c, a, b] if matches!(node.op, Op::Where) => {
+                c.node.dtype == DType::Bool && f32(a) && f32(b) && out == DType::F32
+            }
+            _ => false,
+        }
 }
 
 /// The graph of one realization, as fusion sees it.
@@ -79,6 +96,8 @@ impl<'h> Graph<'h> {
         match (&node.op, srcs.as_slice()) {
             (Op::Unary(op), [x]) => Some(Tree::Unary(*op, leaf(x))),
             (Op::Binary(op), [x, y]) => Some(Tree::Binary(*op, leaf(x), leaf(y))),
+            (Op::Where, [c, a, b]) => Some(Tree::Where(Box::new([*leaf(c), *leaf(a), *leaf(b)]))),
+            (Op::Cast, [x]) => Some(Tree::Cast(node.dtype, leaf(x))),
             _ => None,
         }
     }
@@ -89,14 +108,83 @@ impl<'h> Graph<'h> {
         srcs.filter(|s| constant(&s.node).is_some() && self.private.contains(&s.node.id)).map(|s| s.node.id).collect()
     }
 
+    /// `tree` with every private elementwise node below it inlined, the inlined nodes (and their constants) pushed to
+    /// `members`; None once it passes the kernel's words in nodes, where it cannot fit whole.
+    fn whole(&self, tree: &mut Tree, members: &mut Vec<u64>, nodes: &mut usize) -> Option<()> {
+        *nodes += 1;
+        if *nodes > FUSED_WORDS {
+            return None;
+        }
+        match tree {
+            Tree::Leaf(s) if self.inlinable(s) => {
+                if let Some(mut grown) = self.shallow(&s.node) {
+                    members.push(s.node.id);
+                    members.extend(self.constants_of(s.node.id));
+                    self.whole(&mut grown, members, nodes)?;
+                    *tree = grown;
+                }
+            }
+            Tree::Leaf(_) | Tree::Const(_) => {}
+            Tree::Unary(_, x) | Tree::Cast(_, x) => self.whole(x, members, nodes)?,
+            Tree::Binary(_, x, y) => {
+                self.whole(x, members, nodes)?;
+                self.whole(y, members, nodes)?;
+            }
+            Tree::Where(xs) => {
+                for x in xs.iter_mut() {
+                    self.whole(x, members, nodes)?;
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// `node` with every private elementwise node below it inlined, and those nodes (and their constants), where
+    /// some are and the whole fits.
+    fn entire(&self, node: &Node) -> Option<(Tree, Vec<u64>)> {
+        let (mut tree, mut all) = (self.shallow(node)?, Vec::new());
+        self.whole(&mut tree, &mut all, &mut 0)?;
+        (!all.is_empty() && tree.fits()).then_some((tree, all))
+    }
+
+    /// `tree` grown one leaf at a time, the first whose node still fits each time, until none does; the inlined nodes
+    /// (and their constants) pushed to `members`.
+    fn grow(&self, tree: &mut Tree, members: &mut Vec<u64>) {
+        let mut tried: HashSet<u64> = HashSet::default();
+        let mut leaves = Vec::new();
+        loop {
+            leaves.clear();
+            let root = Path { turns: 0, depth: 0 };
+            tree.leaves(root, &|s: &Src| !tried.contains(&s.node.id) && self.inlinable(s), &mut leaves);
+            // The first leaf whose node, put in its place, still fits (tried in place and put back if not).
+            let next = leaves.iter().find(|(path, leaf)| {
+                if !tried.insert(leaf.id) {
+                    return false;
+                }
+                let Some(grown) = self.shallow(leaf) else { return false };
+                let leaf = std::mem::replace(tree.at(*path), grown);
+                let fits = tree.fits();
+                if !fits {
+                    *tree.at(*path) = leaf;
+                }
+                fits
+            });
+            let Some((_, leaf)) = next else { return };
+            // A leaf that did not fit may now: this one's inputs may have been the others' too.
+            tried.clear();
+            members.push(leaf.id);
+            members.extend(self.constants_of(leaf.id));
+        }
+    }
+
     /// Whether the program may compute `src` itself: a private elementwise node read whole, element for element.
     fn inlinable(&self, src: &Src) -> bool {
         self.private.contains(&src.node.id) && src.view.is_contiguous_of(&src.node.shape)
     }
 }
 
-/// Where a leaf sits: the child taken at each level from the top (bit `i` of `turns`: 1 for a binary node's second
-/// operand), `depth` levels down. A program of 32 words is at most 32 levels deep.
+/// Where a leaf sits: the child taken at each level from the top (bits `2i` and `2i + 1` of `turns`: the operand's
+/// index), `depth` levels down. A program of 32 words is at most 32 levels deep.
 #[derive(Clone, Copy)]
 struct Path {
     turns: u64,
@@ -104,8 +192,12 @@ struct Path {
 }
 
 impl Path {
-    fn then(self, second: bool) -> Path {
-        Path { turns: self.turns | (u64::from(second) << self.depth), depth: self.depth + 1 }
+    fn then(self, child: u64) -> Path {
+        Path { turns: self.turns | (child << (2 * self.depth)), depth: self.depth + 1 }
+    }
+
+    fn child(self, level: u32) -> usize {
+        (self.turns >> (2 * level) & 3) as usize
     }
 }
 
@@ -116,10 +208,15 @@ impl Tree {
         match self {
             Tree::Leaf(s) if want(s) => out.push((path, s.node.clone())),
             Tree::Leaf(_) | Tree::Const(_) => {}
-            Tree::Unary(_, x) => x.leaves(path.then(false), want, out),
+            Tree::Unary(_, x) | Tree::Cast(_, x) => x.leaves(path.then(0), want, out),
             Tree::Binary(_, x, y) => {
-                x.leaves(path.then(false), want, out);
-                y.leaves(path.then(true), want, out);
+                x.leaves(path.then(0), want, out);
+                y.leaves(path.then(1), want, out);
+            }
+            Tree::Where(xs) => {
+                for (k, x) in (0..).zip(xs.iter()) {
+                    x.leaves(path.then(k), want, out);
+                }
             }
         }
     }
@@ -128,14 +225,15 @@ impl Tree {
         let mut t = self;
         for level in 0..path.depth {
             t = match t {
-                Tree::Unary(_, x) => x,
+                Tree::Unary(_, x) | Tree::Cast(_, x) => x,
                 Tree::Binary(_, x, y) => {
-                    if path.turns >> level & 1 == 0 {
+                    if path.child(level) == 0 {
                         x
                     } else {
                         y
                     }
                 }
+                Tree::Where(xs) => &mut xs[path.child(level)],
                 leaf => return leaf,
             };
         }
@@ -163,11 +261,20 @@ impl Tree {
                 Some((1, 1))
             }
             Tree::Const(_) => Some((2, 1)),
-            Tree::Unary(_, x) => x.measure(inputs).map(|(w, d)| (w + 1, d)),
+            Tree::Unary(_, x) | Tree::Cast(_, x) => x.measure(inputs).map(|(w, d)| (w + 1, d)),
             Tree::Binary(_, x, y) => {
                 let (wx, dx) = x.measure(inputs)?;
                 let (wy, dy) = y.measure(inputs)?;
                 Some((wx + wy + 1, dx.max(dy + 1)))
+            }
+            Tree::Where(xs) => {
+                let (mut words, mut depth) = (1, 0);
+                for (below, x) in xs.iter().enumerate() {
+                    let (w, d) = x.measure(inputs)?;
+                    words += w;
+                    depth = depth.max(d + below);
+                }
+                Some((words, depth))
             }
         }
     }
@@ -196,6 +303,16 @@ impl Tree {
                 y.emit(steps, inputs)?;
                 steps.push(Step::Binary(*op));
             }
+            Tree::Where(xs) => {
+                for x in xs.iter() {
+                    x.emit(steps, inputs)?;
+                }
+                steps.push(Step::Where);
+            }
+            Tree::Cast(d, x) => {
+                x.emit(steps, inputs)?;
+                steps.push(Step::Cast(*d));
+            }
         }
         Some(())
     }
@@ -214,7 +331,7 @@ impl Tree {
 }
 
 /// Groups `order` (a schedule: sources first) into fused programs. Each group ends at a node nobody inlines,
-/// visited last to first; its leaves are inlined one at a time, left to right, while the program still fits.
+/// visited last to first: every private node below it where the whole fits, else grown a leaf at a time.
 pub fn plan(order: &[Arc<Node>], holders: &Holders) -> Fusion {
     let graph = Graph::new(holders);
     let mut fusion = Fusion::default();
@@ -224,28 +341,14 @@ pub fn plan(order: &[Arc<Node>], holders: &Holders) -> Fusion {
         }
         let Some(mut tree) = graph.shallow(node) else { continue };
         let mut members = graph.constants_of(node.id);
-        let mut tried: HashSet<u64> = HashSet::default();
-        let mut leaves = Vec::new();
-        loop {
-            leaves.clear();
-            let root = Path { turns: 0, depth: 0 };
-            tree.leaves(root, &|s: &Src| !tried.contains(&s.node.id) && graph.inlinable(s), &mut leaves);
-            // The first leaf whose node, put in its place, still fits (tried in place and put back if not).
-            let next = leaves.iter().find(|(path, leaf)| {
-                if !tried.insert(leaf.id) {
-                    return false;
-                }
-                let Some(grown) = graph.shallow(leaf) else { return false };
-                let leaf = std::mem::replace(tree.at(*path), grown);
-                let fits = tree.fits();
-                if !fits {
-                    *tree.at(*path) = leaf;
-                }
-                fits
-            });
-            let Some((_, leaf)) = next else { break };
-            members.push(leaf.id);
-            members.extend(graph.constants_of(leaf.id));
+        // Every private node below first, where that fits: a group may read fewer inputs whole than any part of it
+        // does (`x + y` computed three times feeding one `where`).
+        match graph.entire(node) {
+            Some((full, all)) => {
+                tree = full;
+                members.extend(all);
+            }
+            None => graph.grow(&mut tree, &mut members),
         }
         if members.is_empty() {
             continue;
@@ -279,12 +382,19 @@ mod tests {
                     k => Tree::Leaf(srcs[k as usize % srcs.len()].clone()),
                 };
             }
-            if next().is_multiple_of(3) {
-                Tree::Unary(UnaryOp::Exp, Box::new(grow(next, size - 1, srcs)))
-            } else {
-                let left = (next() % size as u64) as usize;
-                let (x, y) = (grow(next, left, srcs), grow(next, size - 1 - left, srcs));
-                Tree::Binary(BinaryOp::Add, Box::new(x), Box::new(y))
+            let left = (next() % size as u64) as usize;
+            match next() % 6 {
+                0 => Tree::Unary(UnaryOp::Exp, Box::new(grow(next, size - 1, srcs))),
+                1 => Tree::Cast(DType::F16, Box::new(grow(next, size - 1, srcs))),
+                2 | 3 => {
+                    let mid = (next() % (size - left) as u64) as usize;
+                    let xs = [grow(next, left, srcs), grow(next, mid, srcs), grow(next, size - 1 - left - mid, srcs)];
+                    Tree::Where(Box::new(xs))
+                }
+                _ => {
+                    let (x, y) = (grow(next, left, srcs), grow(next, size - 1 - left, srcs));
+                    Tree::Binary(BinaryOp::Add, Box::new(x), Box::new(y))
+                }
             }
         }
         grow(&mut next, size, srcs)
