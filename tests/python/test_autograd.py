@@ -7,7 +7,7 @@ import pytest
 import torch
 import vkml
 from gradcheck import check_grad, grad_case
-from helpers import each
+from helpers import CPUS, each
 
 T6 = [0, 4, 2, 2, 1, 3]  # class targets for 6 samples of 5 classes
 W5 = [1.0, 2.0, 0.5, 1.0, 3.0]  # class weights
@@ -306,6 +306,27 @@ def test_inplace_rules(device):
         b.mul_(5)
     s.sum().backward()
     np.testing.assert_array_equal(b.grad.numpy(), [1.0, 1.0])
+
+
+def test_records_hold_only_what_backward_reads(device):
+    """A record keeps the values its rule reads and no more (tensor::grad::saves), as torch saves: relu is
+    `where(x <= 0, maximum(x, 0), x)`, whose record keeps the mask only, so the maximum runs inside the select's
+    kernel (before, the record held it, and it ran as a kernel of its own): three kernels, the sum, the mask and the
+    select. The gradient is torch's."""
+    a = np.random.default_rng(3).standard_normal((16, 9)).astype(np.float32)
+    a[0, :3] = [0.0, -0.0, np.nan]
+    x = vkml.tensor(a, device=device, requires_grad=True)
+    vkml.realize(x)
+    before = vkml.stats()
+    h = (x + 1).relu()
+    vkml.realize(h)
+    d = {k: vkml.stats()[k] - before[k] for k in ("dispatches", "nodes_fused")}
+    assert d["nodes_fused"] == 4 and (device in CPUS or d["dispatches"] == 3), d
+    h.sum().backward()
+    tx = torch.tensor(a, requires_grad=True)
+    (tx + 1).relu().sum().backward()
+    np.testing.assert_array_equal(h.numpy(), (tx + 1).relu().detach().numpy())
+    np.testing.assert_array_equal(x.grad.numpy(), tx.grad.numpy())
 
 
 def test_backward_is_lazy(device):

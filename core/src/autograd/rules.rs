@@ -34,7 +34,8 @@ fn not_differentiable(f: &GradFn) -> Error {
     Error::Runtime(format!("{} has no gradient (its output is not floating point)", f.name()))
 }
 
-/// Gradients of the inputs of `f` given the gradient `g` of its output; only inputs with `needs[i]` are computed.
+/// Gradients of the inputs of `f` given the gradient `g` of its output; only inputs with `needs[i]` are computed. A
+/// rule reads only the values `tensor::grad::saves` lists for its op (a record keeps no others).
 pub fn input_grads(f: &GradFn, g: &Tensor, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
     let need = |i: usize| needs.get(i).copied().unwrap_or(false);
     let one = |x: Result<Tensor>| -> Result<Vec<Option<Tensor>>> { Ok(vec![Some(x?)]) };

@@ -3,13 +3,14 @@
 //! (`AgCell`, `GradFn`, `GradKind` and grad mode, in `tensor/mod.rs`); the backward rules are layer 9.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::base::buffer::DeviceId;
 use crate::base::dtype::DType;
 use crate::base::scalar::Scalar;
 use crate::graph::node::Node;
-use crate::graph::op::Op;
+use crate::graph::op::{BinaryOp, Op, ReduceOp, ScanOp, UnaryOp};
 pub use crate::tensor::{is_grad_enabled, no_grad, set_grad_enabled, GradFn, GradKind};
 use crate::tensor::{Storage, Tensor};
 use crate::util::error::{Error, Result};
@@ -102,11 +103,16 @@ impl Tensor {
         if !is_grad_enabled() || !self.dtype().is_float() || !inputs.iter().any(|t| t.requires_grad()) {
             return self;
         }
+        let (saved, output) = saves(&kind, inputs.len());
         let f = GradFn {
-            kind,
-            inputs: Mutex::new(inputs.iter().map(|t| (*t).clone()).collect()),
+            inputs: Mutex::new(
+                inputs.iter().zip(&saved).map(|(t, &keep)| if keep { (*t).clone() } else { t.hollow() }).collect(),
+            ),
             versions: inputs.iter().map(|t| t.storage().node().id).collect(),
-            out: Mutex::new(Some((self.storage().node(), self.storage().clone()))),
+            out: Mutex::new(output.then(|| (self.storage().node(), self.storage().clone()))),
+            released: AtomicBool::new(false),
+            saved,
+            kind,
         };
         {
             let mut s = self.ag.lock();
@@ -135,5 +141,83 @@ impl Tensor {
             ));
         }
         Ok(())
+    }
+}
+
+/// The values the rule of `kind` reads besides the gradient: which of its `n` inputs (`saved_input`), and whether its
+/// output (`saved_output`). A record keeps only these, as torch saves only what a backward reads: a value no rule
+/// reads is not held by the record, so the planner may compute it inside its reader's kernel, and its buffer goes as
+/// soon as nothing else needs it. (`autograd::rules` holds the rules; one reading a value not listed here fails with an error naming its op.)
+pub fn saves(kind: &GradKind, n: usize) -> (Vec<bool>, bool) {
+    let inputs = |read: &[usize]| (0..n).map(|i| read.contains(&i)).collect::<Vec<bool>>();
+    let (read, output): (&[usize], bool) = match kind {
+        GradKind::View(_) => (&[], false),
+        GradKind::Op(op) => match op {
+            Op::Data(_) | Op::Full(_) | Op::Rand { .. } | Op::Randn { .. } => (&[], false),
+            Op::Transfer | Op::Cast | Op::Copy | Op::Fused(_) | Op::Assign { .. } => (&[], false),
+            Op::Unary(u) => unary_saves(*u),
+            Op::Binary(b) => match b {
+                BinaryOp::Add => (&[], false),
+                BinaryOp::Mul
+                | BinaryOp::Div
+                | BinaryOp::Maximum
+                | BinaryOp::Minimum
+                | BinaryOp::Fmod
+                | BinaryOp::Atan2 => (&[0, 1], false),
+                BinaryOp::CopySign => (&[0], true),
+                BinaryOp::Pow => (&[0, 1], true),
+                BinaryOp::BitAnd
+                | BinaryOp::BitOr
+                | BinaryOp::BitXor
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge => (&[], false),
+            },
+            Op::Where => (&[0], false),
+            Op::Reduce { op, .. } => match op {
+                ReduceOp::Sum | ReduceOp::ArgMax | ReduceOp::ArgMin => (&[], false),
+                ReduceOp::Max | ReduceOp::Min => (&[0], true),
+                ReduceOp::Prod => (&[0], false),
+            },
+            Op::Matmul => (&[0, 1], false),
+            Op::Gather { .. } | Op::Scatter { .. } => (&[1], false),
+            Op::Scan(ScanOp::Sum) => (&[], false),
+            Op::Scan(ScanOp::Prod) => (&[0], false),
+            Op::ArgSort { .. } => (&[], false),
+            Op::Softmax { .. } => (&[], true),
+            Op::Unfold(_) | Op::Fold(_) | Op::MaxPoolGrad(_) => (&[], false),
+            Op::MaxPool(_) => (&[0], false),
+        },
+    };
+    (inputs(read), output)
+}
+
+/// What `unary_grad` reads for `u`: its input, its output, or neither.
+fn unary_saves(u: UnaryOp) -> (&'static [usize], bool) {
+    match u {
+        UnaryOp::Neg | UnaryOp::Sign | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc | UnaryOp::Round => (&[], false),
+        UnaryOp::Exp | UnaryOp::Sqrt | UnaryOp::Exp2 | UnaryOp::Rsqrt | UnaryOp::Tan => (&[], true),
+        UnaryOp::Log
+        | UnaryOp::Abs
+        | UnaryOp::Log2
+        | UnaryOp::Sin
+        | UnaryOp::Cos
+        | UnaryOp::Asin
+        | UnaryOp::Acos
+        | UnaryOp::Atan
+        | UnaryOp::Sinh
+        | UnaryOp::Cosh
+        | UnaryOp::Tanh
+        | UnaryOp::Asinh
+        | UnaryOp::Acosh
+        | UnaryOp::Atanh
+        | UnaryOp::Erf
+        | UnaryOp::Erfc
+        | UnaryOp::Expm1
+        | UnaryOp::Log1p
+        | UnaryOp::Sinc => (&[0], false),
     }
 }

@@ -9,6 +9,7 @@ pub mod promote;
 pub mod realize;
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::base::buffer::DeviceId;
@@ -178,10 +179,11 @@ pub enum GradKind {
     View(View),
 }
 
-/// One step of recorded history. The output is kept as its node (not its tensor, which owns this record) and as
-/// its storage, so an in-place write to the output after recording is noticed. The output's node and the inputs'
-/// values are what backward reads; releasing the record drops them, as torch frees saved tensors, and keeps the
-/// inputs as edges (their autograd cells, shapes, dtypes and devices). Kept longer, every record of a view of a
+/// One step of recorded history. The inputs are kept as edges (their autograd cells, shapes, dtypes and devices),
+/// with their values only where the op's backward rule reads them (`tensor::grad::saves`); the output is kept
+/// only where the rule reads it, as its node (not its tensor, which owns this record) and as its storage, so an
+/// in-place write to the output after recording is noticed. Releasing the record drops the values, as torch frees
+/// saved tensors. Kept longer, every record of a view of a
 /// parameter held on to that parameter's old value after each optimizer step, and a training step's activations
 /// lived on after its backward for as long as anything held a tensor of the old graph.
 #[derive(Debug)]
@@ -189,15 +191,21 @@ pub struct GradFn {
     pub kind: GradKind,
     inputs: Mutex<Vec<Tensor>>,
     versions: Vec<u64>,
+    /// Which inputs' values the rule reads (the others are edges from the start).
+    saved: Vec<bool>,
     /// The output's node as recorded and its storage (whose node changes when the output is written in place);
-    /// None once released.
+    /// None where the rule does not read it, and once released.
     out: Mutex<Option<(Arc<Node>, Arc<Storage>)>>,
+    released: AtomicBool,
 }
 
 impl GradFn {
     /// The value input `i` had when the op was recorded; torch's error when it was since written in place.
     pub fn saved_input(&self, i: usize) -> Result<Tensor> {
         self.check_not_released()?;
+        if !self.saved.get(i).copied().unwrap_or(false) {
+            return Err(unsaved(self, &format!("input {i}")));
+        }
         let t = self.input(i);
         if t.storage().node().id != self.versions[i] {
             return Err(modified(&t, self.name()));
@@ -207,7 +215,9 @@ impl GradFn {
 
     /// The output value as recorded; an error when it was since written in place, or released.
     pub fn saved_output(&self) -> Result<Tensor> {
-        let (node, storage) = self.out.lock().unwrap_or_else(|e| e.into_inner()).clone().ok_or_else(released)?;
+        self.check_not_released()?;
+        let out = self.out.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let (node, storage) = out.ok_or_else(|| unsaved(self, "output"))?;
         let t = Tensor::from_node(node);
         if storage.node().id != t.node().id {
             return Err(modified(&t, self.name()));
@@ -238,6 +248,7 @@ impl GradFn {
 
     /// Drop the saved values (after a backward without `retain_graph`); a second pass then fails.
     pub fn release(&self) {
+        self.released.store(true, Ordering::Relaxed);
         *self.out.lock().unwrap_or_else(|e| e.into_inner()) = None;
         for t in self.inputs.lock().unwrap_or_else(|e| e.into_inner()).iter_mut() {
             *t = t.hollow();
@@ -245,11 +256,16 @@ impl GradFn {
     }
 
     pub fn check_not_released(&self) -> Result<()> {
-        match *self.out.lock().unwrap_or_else(|e| e.into_inner()) {
-            Some(_) => Ok(()),
-            None => Err(released()),
+        match self.released.load(Ordering::Relaxed) {
+            false => Ok(()),
+            true => Err(released()),
         }
     }
+}
+
+/// A backward rule read a value its record does not keep: `tensor::grad::saves` must list it.
+fn unsaved(f: &GradFn, what: &str) -> Error {
+    Error::Backend(format!("{}: the backward rule reads its {what}, which tensor::grad::saves does not keep", f.name()))
 }
 
 /// torch's error for a second backward through a released graph.
