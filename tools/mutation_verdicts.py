@@ -102,6 +102,9 @@ EQUIVALENT: dict[str, str] = {
     "3b75c6f0ee": "accumulates outputs outside the matrix, which are never stored",
     "f1a4b216a7": "the driver's integer path is never taken: fused's float_class() is true",
     "74d9e7f46f": "runs the word past the program, 0: an Input(0) pushed above the result, which st[0] still holds",
+    "cbee3cab40": "the driver's integer path is never taken: fused's float_class() is true",
+    "c13133f762": "held's xor with info.extra2.w, 0 at run time, as an or: the same bits (the operation only hides each"
+    " step's value from the compiler, which either does)",
     "bea3dd18b8": "two_prod is exact, so the order of its two cross terms cannot change the sum",
     "ef2700fac3": "|x| = 2⁻¹²⁴ over |y| > 2¹²⁶ is below 2⁻²⁵⁰: zero either way",
     "b466c852ae": "y = 2⁻⁶⁴ scaled by 2⁶⁴ or not: both exact, the same quotient",
