@@ -108,6 +108,39 @@ def test_selects_and_casts_fuse(name, device):
         assert d["dispatches"] == 1, d
 
 
+def test_a_sum_read_three_times_is_computed_in_each_reader(device):
+    """x + y read by three elementwise nodes is stored by no kernel: each reader's program computes it again (one
+    step over values that exist anyway). Where one reader's program has no room for it, it also runs on its own."""
+    x, y = _pair(device)
+
+    def thrice(p, q):
+        s = p + q
+        return vkml.where(s > 0, s.exp(), s)
+
+    lazy, eager, d = _lazy_and_eager(thrice, x, y)
+    _same_bytes(lazy, eager)
+    assert d["nodes_fused"] == 4 and (device in CPUS or d["dispatches"] == 1), d
+
+    def crowded(p, q):
+        s = p + q
+        # The sum inside the first program; the second reads four tensors with the sum's two, so the sum stays a leaf
+        # there, and runs on its own.
+        return s.exp() - s, s * p.t().sin() + q.t().cos()
+
+    x, y = x[:33], y[:33]
+    vkml.set_eager(True)
+    try:
+        eager = [t.numpy() for t in crowded(x, y)]
+    finally:
+        vkml.set_eager(False)
+    with vkml.profile() as prof:
+        lazy = crowded(x, y)
+        vkml.realize(*lazy)
+    for p, q in zip(lazy, eager):
+        _same_bytes(p.numpy(), q)
+    assert [k["op"] for k in prof.kernels].count("add") == 1, prof.kernels
+
+
 def test_a_bool_input_is_a_condition(device):
     x, y = _pair(device)
     mask = x > y

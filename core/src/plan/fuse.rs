@@ -74,16 +74,39 @@ fn elementwise(node: &Node, srcs: &[Src]) -> bool {
 /// The graph of one realization, as fusion sees it.
 struct Graph<'h> {
     srcs: &'h HashMap<u64, Vec<Src>>,
-    /// Nodes that may be computed inside their one consumer's program: pending, not asked for, read once by a
-    /// pending node and held by nothing else.
+    /// Nodes that may be computed inside a reader's program: pending, not asked for, held by nothing else, and
+    /// read once by a pending node or `shared`.
     private: HashSet<u64>,
+    /// Nodes read more than once that each program reading them may compute again: one elementwise step over values
+    /// that exist anyway (no program computes its sources), every reader elementwise and reading it whole (a conv's
+    /// bias sum, read by relu's mask, maximum and select). Computed inside each reader, such a node is never stored;
+    /// where a kernel reads it after all, it also runs on its own (`plan` checks).
+    shared: HashSet<u64>,
 }
 
 impl<'h> Graph<'h> {
-    fn new(holders: &'h Holders) -> Graph<'h> {
-        let once = |id: &&u64| holders.uses.get(id) == Some(&1);
-        let private = holders.internal.iter().filter(once).copied().collect();
-        Graph { srcs: &holders.srcs, private }
+    fn new(order: &[Arc<Node>], holders: &'h Holders) -> Graph<'h> {
+        let uses = |id: &u64| holders.uses.get(id).copied().unwrap_or(0);
+        let fusable = |n: &Node| holders.srcs.get(&n.id).is_some_and(|srcs| elementwise(n, srcs));
+        let computed =
+            |s: &Src| constant(&s.node).is_none() && holders.internal.contains(&s.node.id) && fusable(&s.node);
+        let mut shared: HashSet<u64> = order
+            .iter()
+            .filter(|n| uses(&n.id) > 1 && holders.internal.contains(&n.id) && fusable(n))
+            .filter(|n| holders.srcs.get(&n.id).is_some_and(|srcs| !srcs.iter().any(computed)))
+            .map(|n| n.id)
+            .collect();
+        for reader in order {
+            let whole = fusable(reader);
+            for s in holders.srcs.get(&reader.id).into_iter().flatten() {
+                if !(whole && s.view.is_contiguous_of(&s.node.shape)) {
+                    shared.remove(&s.node.id);
+                }
+            }
+        }
+        let mut private: HashSet<u64> = holders.internal.iter().filter(|id| uses(id) == 1).copied().collect();
+        private.extend(&shared);
+        Graph { srcs: &holders.srcs, private, shared }
     }
 
     /// `node` over its sources as leaves (constants where a source is a float32 `Full`).
@@ -333,7 +356,7 @@ impl Tree {
 /// Groups `order` (a schedule: sources first) into fused programs. Each group ends at a node nobody inlines,
 /// visited last to first: every private node below it where the whole fits, else grown a leaf at a time.
 pub fn plan(order: &[Arc<Node>], holders: &Holders) -> Fusion {
-    let graph = Graph::new(holders);
+    let graph = Graph::new(order, holders);
     let mut fusion = Fusion::default();
     for node in order.iter().rev() {
         if fusion.inlined.contains(&node.id) {
@@ -356,6 +379,23 @@ pub fn plan(order: &[Arc<Node>], holders: &Holders) -> Fusion {
         if let Some((steps, inputs)) = tree.program() {
             fusion.inlined.extend(members);
             fusion.programs.insert(node.id, (steps.into(), inputs));
+        }
+    }
+    // A shared node some kernel reads (a reader whose program had no room for it) runs on its own as well, with its
+    // constants; the programs that took it still compute it themselves.
+    let kernels = order.iter().filter(|n| !fusion.inlined.contains(&n.id));
+    let read: Vec<u64> = kernels
+        .flat_map(|n| match fusion.programs.get(&n.id) {
+            Some((_, inputs)) => inputs.as_slice(),
+            None => holders.srcs.get(&n.id).map_or(&[][..], Vec::as_slice),
+        })
+        .map(|s| s.node.id)
+        .filter(|id| graph.shared.contains(id) && fusion.inlined.contains(id))
+        .collect();
+    for id in read {
+        fusion.inlined.remove(&id);
+        for c in graph.constants_of(id) {
+            fusion.inlined.remove(&c);
         }
     }
     fusion
