@@ -122,9 +122,8 @@ impl Pipelines {
     /// else from the `HOT`-th run of its shape (its steps and dtypes, whatever its constants) on; before that, or
     /// where it has none, the generic ("fused").
     pub fn program(&self, device: &wgpu::Device, words: &[u32], dtypes: [u32; 4]) -> Result<(Ready, &'static str)> {
-        let mut key = crate::fused::shape(words);
-        key.extend(dtypes);
-        let (words, key) = (&key[..key.len() - dtypes.len()], &key[..]);
+        let words = &crate::fused::shape(words);
+        let key = &[&words[..], &dtypes[..]].concat();
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
         let eager = programs.compiled < programs.eager;
         let runs = match programs.seen.get_mut(key) {

@@ -79,15 +79,15 @@ fn reachable(src: &str) -> String {
     let src: String = src.lines().map(|l| l.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n");
     // Top-level functions: name -> (start, end) in `src`.
     let mut fns: HashMap<&str, (usize, usize)> = HashMap::new();
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let bytes = src.as_bytes();
     let (mut i, mut depth) = (0, 0usize);
     while i < bytes.len() {
         match bytes[i] {
             b'{' => depth += 1,
             b'}' => depth = depth.saturating_sub(1),
-            b'f' if depth == 0 && src[i..].starts_with("fn ") && (i == 0 || !word(bytes[i - 1])) => {
-                let name = src[i + 3..].split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or_default();
+            b'f' if depth == 0 && src[i..].starts_with("fn ") && (i == 0 || !ident(char::from(bytes[i - 1]))) => {
+                let name = src[i + 3..].split(|c| !ident(c)).next().unwrap_or_default();
                 if let Some(len) = block_end(&src[i..]) {
                     fns.insert(name, (i, i + len));
                     i += len;
@@ -106,7 +106,7 @@ fn reachable(src: &str) -> String {
             continue;
         }
         let body = &src[start..end];
-        let words = body.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+        let words = body.split(|c| !ident(c));
         todo.extend(words.filter(|w| fns.contains_key(w) && !keep.contains(w)));
     }
     let mut dead: Vec<(usize, usize)> = fns.iter().filter(|(f, _)| !keep.contains(*f)).map(|(_, &r)| r).collect();

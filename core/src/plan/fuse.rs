@@ -22,6 +22,16 @@ pub struct Fusion {
     pub programs: HashMap<u64, (Arc<[Step]>, Vec<Src>)>,
 }
 
+impl Fusion {
+    /// The sources the kernel of pending node `id` reads: its program's inputs, else its own sources.
+    pub fn reads<'a>(&'a self, id: u64, holders: &'a Holders) -> &'a [Src] {
+        match self.programs.get(&id) {
+            Some((_, inputs)) => inputs,
+            None => holders.srcs.get(&id).map_or(&[][..], Vec::as_slice),
+        }
+    }
+}
+
 /// Whether the planner fuses (`VKML_FUSION=0` at start turns it off, to compare).
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
@@ -385,10 +395,7 @@ pub fn plan(order: &[Arc<Node>], holders: &Holders) -> Fusion {
     // constants; the programs that took it still compute it themselves.
     let kernels = order.iter().filter(|n| !fusion.inlined.contains(&n.id));
     let read: Vec<u64> = kernels
-        .flat_map(|n| match fusion.programs.get(&n.id) {
-            Some((_, inputs)) => inputs.as_slice(),
-            None => holders.srcs.get(&n.id).map_or(&[][..], Vec::as_slice),
-        })
+        .flat_map(|n| fusion.reads(n.id, holders))
         .map(|s| s.node.id)
         .filter(|id| graph.shared.contains(id) && fusion.inlined.contains(id))
         .collect();

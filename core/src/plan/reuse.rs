@@ -29,12 +29,11 @@ impl Reuse {
             if fusion.inlined.contains(&node.id) {
                 continue;
             }
-            let srcs = match fusion.programs.get(&node.id) {
-                Some((_, srcs)) => srcs,
-                None => holders.srcs.get(&node.id).map_or(&[][..], Vec::as_slice),
-            };
             // A scalar constant's buffer may be a twin's too (`twins`): never handed on.
-            for s in srcs.iter().filter(|s| holders.internal.contains(&s.node.id) && twins::constant(&s.node).is_none())
+            for s in fusion
+                .reads(node.id, holders)
+                .iter()
+                .filter(|s| holders.internal.contains(&s.node.id) && twins::constant(&s.node).is_none())
             {
                 last.insert(s.node.id, at);
             }

@@ -256,10 +256,10 @@ impl GradFn {
     }
 
     pub fn check_not_released(&self) -> Result<()> {
-        match self.released.load(Ordering::Relaxed) {
-            false => Ok(()),
-            true => Err(released()),
+        if self.released.load(Ordering::Relaxed) {
+            return Err(released());
         }
+        Ok(())
     }
 }
 
