@@ -68,7 +68,7 @@ fn value_f(e: u32) -> f32 {
 
 // where(c, a, b) on bits: c is 0 or 1 (a comparison's, a cast's or a bool input's), a and b move unchanged.
 fn pick(c: u32, a: u32, b: u32) -> u32 {
-    return select(b, a, (c & 0x7fffffffu) != 0u);
+    return select(b, a, fnonzero(bitcast<f32>(c)));
 }
 
 // x as a cast to dtype dt stores it (the driver's narrow, the loaders' widening, store_f's bool), read back as f32.
@@ -76,7 +76,7 @@ fn cast_bits(dt: u32, x: u32) -> u32 {
     switch dt {
         case 1u: { return bitcast<u32>(f16_to_f32(narrow(dt, bitcast<f32>(x)))); }
         case 2u: { return bitcast<u32>(bf16_to_f32(narrow(dt, bitcast<f32>(x)))); }
-        case 5u: { return select(0u, 0x3f800000u, (x & 0x7fffffffu) != 0u); }
+        case 5u: { return select(0u, 0x3f800000u, fnonzero(bitcast<f32>(x))); }
         default: { return x; }
     }
 }
